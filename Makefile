@@ -1,0 +1,57 @@
+# Carousel: every target sets itself up from nothing (a fresh clone and python3 3.11+).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test test-stack test-e2e install migrate demo clock bench bench-load messages clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py load_demo
+
+## Serve the site on the embedded default (SQLite, in-memory channel layer), with the
+## turn clock beside it, at http://$(HOST):$(PORT)
+run: demo
+	$(BIN)/python manage.py compilemessages --ignore=.venv >/dev/null 2>&1 || true
+	@echo "Carousel on http://$(HOST):$(PORT)  (demo users: alice, bob, carol, dave; password carousel-demo)"
+	$(BIN)/python manage.py run_clock & clock=$$!; \
+	trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+## The whole test suite on the default set-up (SQLite, in-memory channel layer).
+test: install
+	$(BIN)/python -m pytest -m "not e2e and not stack" $(ARGS)
+
+## The same suite on PostgreSQL + Redis, plus the multi-process proofs.
+test-stack: install
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/carousel} \
+	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
+	SECRET_KEY=test-only DEBUG=1 \
+	$(BIN)/python -m pytest -m "not e2e" $(ARGS)
+
+## Real Chromium (Debian's package) through Playwright at a phone viewport.
+test-e2e: install
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
+	$(BIN)/pip install -q --disable-pip-version-check -r requirements-e2e.txt
+	$(BIN)/python -m pytest -m e2e tests/e2e $(ARGS)
+
+bench: install
+	$(BIN)/python -m rummy.engine.bench
+
+messages: install
+	$(BIN)/python manage.py makemessages -l lv -l et --ignore=.venv
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

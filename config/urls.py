@@ -1,0 +1,17 @@
+from django.contrib import admin
+from django.http import HttpResponse
+from django.urls import include, path
+
+
+def healthz(request):
+    """Liveness probe for the proxy: no database, no session."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("leagues.urls")),
+    path("games/", include("rummy.urls")),
+]

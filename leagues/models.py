@@ -1,0 +1,223 @@
+"""People and their leagues: users, memberships, invites, seasons."""
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A player. The display name is what other players see; the username logs in."""
+
+    display_name = models.CharField(_("display name"), max_length=40)
+    email = models.EmailField(_("email address"), unique=True)
+    email_verified = models.BooleanField(_("email verified"), default=False)
+
+    def __str__(self):
+        return self.display_name or self.username
+
+    @property
+    def name(self):
+        return self.display_name or self.username
+
+
+class League(models.Model):
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public: anyone can join")
+        INVITE = "invite", _("Invite only")
+
+    name = models.CharField(_("name"), max_length=80)
+    slug = models.SlugField(_("slug"), max_length=90, unique=True)
+    description = models.TextField(_("description"), blank=True, max_length=2000)
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.INVITE
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="leagues"
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("leagues:detail", args=[self.slug])
+
+    @property
+    def is_public(self):
+        return self.visibility == self.Visibility.PUBLIC
+
+    def active_season(self):
+        return self.seasons.filter(status=Season.Status.ACTIVE).first()
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner", _("Owner")
+        ADMIN = "admin", _("Admin")
+        MEMBER = "member", _("Member")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_membership_per_league")
+        ]
+        ordering = ["joined_at"]
+
+    def __str__(self):
+        return f"{self.user} in {self.league} ({self.role})"
+
+    @property
+    def is_admin(self):
+        return self.role in (self.Role.OWNER, self.Role.ADMIN)
+
+
+def new_invite_token():
+    return secrets.token_urlsafe(24)
+
+
+class Invite(models.Model):
+    """An invite link. The token is unguessable; admins may revoke it or let it expire."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=64, unique=True, default=new_invite_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    max_uses = models.PositiveIntegerField(_("use limit"), null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"Invite to {self.league} ({self.token[:6]}…)"
+
+    def get_absolute_url(self):
+        return reverse("leagues:join_invite", args=[self.token])
+
+    def problem(self, now=None):
+        """Why this invite cannot be used now, or None when it can."""
+        now = now or timezone.now()
+        if self.revoked_at:
+            return _("This invite link has been revoked.")
+        if self.expires_at and self.expires_at <= now:
+            return _("This invite link has expired.")
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return _("This invite link has been used as many times as allowed.")
+        return None
+
+
+class Season(models.Model):
+    """A league's season, with its house settings (R10) and turn time limit."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        ACTIVE = "active", _("Active")
+        CLOSED = "closed", _("Closed")
+
+    # Turn time limits offered to admins: 1 hour to 7 days (async-play issue).
+    TURN_LIMIT_CHOICES = [
+        (3600, _("1 hour")),
+        (3 * 3600, _("3 hours")),
+        (6 * 3600, _("6 hours")),
+        (12 * 3600, _("12 hours")),
+        (24 * 3600, _("24 hours")),
+        (2 * 86400, _("2 days")),
+        (3 * 86400, _("3 days")),
+        (7 * 86400, _("7 days")),
+    ]
+    DEFAULT_TURN_SECONDS = 24 * 3600
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(_("name"), max_length=80)
+    starts_on = models.DateField(_("start date"))
+    ends_on = models.DateField(_("end date"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    target_score = models.PositiveIntegerField(_("target score"), default=150)
+    knock_limit = models.PositiveIntegerField(_("knock limit"), default=5)
+    turn_seconds = models.PositiveIntegerField(
+        _("time for a turn"), choices=TURN_LIMIT_CHOICES, default=DEFAULT_TURN_SECONDS
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Frozen at close: the standings as they stood, and the champion(s).
+    final_standings = models.JSONField(null=True, blank=True)
+    champions = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="championships"
+    )
+
+    class Meta:
+        ordering = ["-starts_on"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league"],
+                condition=models.Q(status="active"),
+                name="one_active_season_per_league",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_start",
+                violation_error_message=_("A season cannot end before it starts."),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.league}: {self.name}"
+
+    def get_absolute_url(self):
+        return reverse("leagues:season", args=[self.league.slug, self.pk])
+
+    @property
+    def turn_time(self):
+        return timedelta(seconds=self.turn_seconds)
+
+    @property
+    def is_active(self):
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_closed(self):
+        return self.status == self.Status.CLOSED
+
+    def overlapping(self):
+        """Other seasons of the same league whose dates share at least one day."""
+        if not (self.league_id and self.starts_on and self.ends_on):
+            return Season.objects.none()
+        return (
+            Season.objects.filter(
+                league_id=self.league_id, starts_on__lte=self.ends_on, ends_on__gte=self.starts_on
+            )
+            .exclude(pk=self.pk)
+        )
+
+    def clean(self):
+        # Checked here as well as in the database so that forms (ours and the Django
+        # admin's) answer with a message instead of an IntegrityError.
+        super().clean()
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        clash = self.overlapping().first()
+        if clash:
+            raise ValidationError(
+                _("These dates overlap the season “%(name)s” (%(start)s – %(end)s).")
+                % {"name": clash.name, "start": clash.starts_on, "end": clash.ends_on}
+            )

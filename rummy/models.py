@@ -1,0 +1,177 @@
+"""Games as stored: the engine state (JSON) with a version, and the append-only move log.
+
+Nothing here changes a game: every change goes through ``rummy.services``.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from rummy import engine
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open table")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        VOIDED = "voided", _("Voided")
+
+    league = models.ForeignKey("leagues.League", on_delete=models.CASCADE, related_name="games")
+    # The league's active season when the game started; None counts for no season.
+    season = models.ForeignKey(
+        "leagues.Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    max_seats = models.PositiveSmallIntegerField(_("seats"), default=4)
+    # House settings (R10), copied from the season when the table opens.
+    target_score = models.PositiveIntegerField(default=150)
+    knock_limit = models.PositiveIntegerField(default=5)
+    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    # The engine's GameState.to_dict(); None until the game starts.
+    state = models.JSONField(null=True, blank=True)
+    # Bumped by every stored change; each action names the version it was made on.
+    version = models.PositiveIntegerField(default=0)
+    # Denormalised from the state so lists can ask "whose move" without loading JSON.
+    to_move = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "turn_deadline"])]
+
+    def __str__(self):
+        return f"Game {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self):
+        return reverse("rummy:table", args=[self.pk])
+
+    def engine_state(self):
+        return engine.GameState.from_dict(self.state) if self.state else None
+
+    @property
+    def is_open(self):
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_active(self):
+        return self.status == self.Status.ACTIVE
+
+    def engine_settings(self):
+        return engine.Settings(target=self.target_score, knock_limit=self.knock_limit)
+
+
+class Seat(models.Model):
+    """A player at a table. ``number`` is the engine's seat (R1.1)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats"
+    )
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # Results, filled when the game ends (standings read these).
+    final_score = models.IntegerField(null=True, blank=True)
+    rounds_won = models.PositiveIntegerField(default=0)
+    is_winner = models.BooleanField(default=False)
+    # Turn clock: consecutive timeouts; three in a row mark the player absent.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
+            models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} at seat {self.number} of game {self.game_id}"
+
+    ABSENT_AFTER = 3
+
+    @property
+    def is_absent(self):
+        return self.timeouts_in_row >= self.ABSENT_AFTER
+
+
+class Move(models.Model):
+    """One entry of a game's append-only log. ``seq`` is the version it produced."""
+
+    class Kind(models.TextChoices):
+        START = "start", _("Start")
+        DRAW = "draw", _("Draw")
+        MELD = "meld", _("Meld")
+        KNOCK = "knock", _("Knock")
+        PASS = "pass", _("Pass")
+        TIMEOUT = "timeout", _("Timeout")
+        DEAL = "deal", _("Deal")
+        END_EARLY = "end_early", _("Ended early")
+        VOID = "void", _("Voided")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The engine action; for start and deal (random), the dealt state itself, so that the
+    # log replays exactly. Server-side only: never rendered to players.
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_move_seq")]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.seq} {self.kind}"
+
+
+class Round(models.Model):
+    """A finished round with its points (R7), for history and standings."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    reason = models.CharField(max_length=20)
+    knocker = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.JSONField()
+    winners = models.JSONField()
+    hands = models.JSONField()
+    ended_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_round_number")
+        ]
+
+
+class Draft(models.Model):
+    """A player's arrangement in progress (one per game and seat), kept on the server so
+    that a reload or a switch of device loses nothing. Tied to the version it started
+    from: once the game moves on, the draft starts again from the table as it is."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="drafts")
+    seat = models.PositiveSmallIntegerField()
+    base_version = models.PositiveIntegerField()
+    # {"table": [[card, ...], ...], "hand": [card, ...], "selected": [...]} in notation.
+    data = models.JSONField(default=dict)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_draft_per_seat")]

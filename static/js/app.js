@@ -1,0 +1,2 @@
+// Small progressive enhancements; the site works without them.
+"use strict";

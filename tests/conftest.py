@@ -1,0 +1,10 @@
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request):
+    # Real hashing costs a noticeable time per login; the tests are about behaviour.
+    # Engine tests run without Django at all, so only touch settings when it is there.
+    if request.config.pluginmanager.hasplugin("django"):
+        settings = request.getfixturevalue("settings")
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
