@@ -14,6 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -388,7 +389,10 @@ def end_early(game_id, user, expected_version=None) -> Result:
     from leagues.access import require_league_admin
 
     game = _locked_game(game_id)
-    require_league_admin(user, game.league)
+    try:
+        require_league_admin(user, game.league)
+    except PermissionDenied as denied:
+        raise NotAllowed(str(denied)) from None
     _check_version(game, expected_version)
     if game.status != Game.Status.ACTIVE:
         raise ActionRefused(_("This game is not in progress."), code="not_active")

@@ -1,0 +1,76 @@
+"""Plain helpers that build rows for tests (no factory library needed)."""
+
+import itertools
+import random
+
+from leagues.models import League, Membership, Season
+from rummy import engine, services
+from rummy.models import Game
+
+_counter = itertools.count(1)
+
+
+def make_user(username=None, **extra):
+    from django.contrib.auth import get_user_model
+
+    n = next(_counter)
+    username = username or f"player{n}"
+    return get_user_model().objects.create_user(
+        username=username,
+        email=extra.pop("email", f"{username}@example.com"),
+        password=extra.pop("password", "pw-for-tests-123"),
+        display_name=extra.pop("display_name", username.title()),
+        **extra,
+    )
+
+
+def make_league(owner, members=(), admins=(), public=False, name=None):
+    n = next(_counter)
+    league = League.objects.create(
+        name=name or f"League {n}",
+        slug=f"league-{n}",
+        visibility=League.Visibility.PUBLIC if public else League.Visibility.INVITE,
+    )
+    Membership.objects.create(league=league, user=owner, role=Membership.Role.OWNER)
+    for user in admins:
+        Membership.objects.create(league=league, user=user, role=Membership.Role.ADMIN)
+    for user in members:
+        Membership.objects.create(league=league, user=user, role=Membership.Role.MEMBER)
+    return league
+
+
+def make_season(league, **fields):
+    import datetime
+
+    today = datetime.date.today()
+    fields.setdefault("name", "Season")
+    fields.setdefault("starts_on", today - datetime.timedelta(days=1))
+    fields.setdefault("ends_on", today + datetime.timedelta(days=60))
+    fields.setdefault("status", Season.Status.ACTIVE)
+    return Season.objects.create(league=league, **fields)
+
+
+def started_game(players, league=None, state=None, seed=None):
+    """A game started through the services by ``players`` (host first). With ``state``
+    (an engine GameState) or ``seed`` the position is made deterministic, as if the
+    deal had come out that way."""
+    league = league or make_league(players[0], members=players[1:])
+    game = services.open_table(league, players[0], max_seats=len(players) + 1)
+    for user in players[1:]:
+        services.take_seat(game.pk, user)
+    services.start_game(game.pk, players[0])
+    game.refresh_from_db()
+    if state is None and seed is not None:
+        state = engine.new_game(len(players), random.Random(seed), settings=game.engine_settings())
+    if state is not None:
+        # Rewrite the dealt state in place, log included, so replays agree.
+        Game.objects.filter(pk=game.pk).update(
+            state=state.to_dict(), to_move=game.seats.get(number=state.turn).user
+        )
+        game.moves.filter(kind="start").update(payload={"state": state.to_dict()})
+        game.refresh_from_db()
+    return game
+
+
+def player_at(game, seat_number):
+    return game.seats.get(number=seat_number).user

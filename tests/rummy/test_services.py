@@ -1,0 +1,305 @@
+"""rummy.services: the one way a game changes — locking, versions, the log, results."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from rummy import engine, services
+from rummy.models import Game, Move, Round, Seat
+from rummy.replay import check as check_replay
+from tests.factories import make_league, make_season, make_user, player_at, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob():
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol():
+    return make_user("carol")
+
+
+def test_open_table_takes_active_season_settings(alice, bob):
+    league = make_league(alice, members=[bob])
+    make_season(league, target_score=100, knock_limit=3, turn_seconds=3600)
+    game = services.open_table(league, alice, max_seats=3)
+    assert (game.target_score, game.knock_limit, game.turn_seconds) == (100, 3, 3600)
+    assert game.status == Game.Status.OPEN
+    assert list(game.seats.values_list("user", flat=True)) == [alice.pk]
+
+
+@pytest.mark.parametrize("seats", [1, 6, "x", None])
+def test_open_table_refuses_bad_seat_count(alice, seats):
+    league = make_league(alice)
+    with pytest.raises(services.ActionRefused):
+        services.open_table(league, alice, max_seats=seats)
+    assert not Game.objects.exists()
+
+
+def test_outsider_cannot_open_or_sit(alice, bob):
+    league = make_league(alice)
+    with pytest.raises(services.NotAllowed):
+        services.open_table(league, bob)
+    game = services.open_table(league, alice)
+    with pytest.raises(services.NotAllowed):
+        services.take_seat(game.pk, bob)
+    assert game.seats.count() == 1
+
+
+def test_full_table_starts_by_itself_in_the_active_season(alice, bob):
+    league = make_league(alice, members=[bob])
+    season = make_season(league)
+    game = services.open_table(league, alice, max_seats=2)
+    services.take_seat(game.pk, bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.season == season
+    state = game.engine_state()
+    # R2.2/R2.3: ten cards each, the player left of the dealer moves first.
+    assert [len(h) for h in state.hands] == [10, 10]
+    assert state.turn == (state.dealer + 1) % 2
+    assert game.to_move == player_at(game, state.turn)
+    assert game.turn_deadline is not None
+
+
+def test_game_outside_a_season_counts_for_none(alice, bob):
+    game = started_game([alice, bob])
+    assert game.season is None
+
+
+def test_only_host_starts_and_needs_two(alice, bob):
+    league = make_league(alice, members=[bob])
+    game = services.open_table(league, alice, max_seats=4)
+    with pytest.raises(services.ActionRefused):
+        services.start_game(game.pk, alice)  # alone at the table
+    services.take_seat(game.pk, bob)
+    with pytest.raises(services.NotAllowed):
+        services.start_game(game.pk, bob)
+    services.start_game(game.pk, alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    with pytest.raises(services.ActionRefused):
+        services.start_game(game.pk, alice)
+
+
+def test_leave_before_start_only(alice, bob, carol):
+    league = make_league(alice, members=[bob, carol])
+    game = services.open_table(league, alice, max_seats=3)
+    services.take_seat(game.pk, bob)
+    services.leave_seat(game.pk, bob)
+    assert game.seats.count() == 1
+    services.take_seat(game.pk, bob)
+    services.take_seat(game.pk, carol)  # full: starts
+    with pytest.raises(services.ActionRefused):
+        services.leave_seat(game.pk, bob)
+    assert game.seats.count() == 3
+
+
+def test_host_leaving_hands_the_table_on(alice, bob):
+    league = make_league(alice, members=[bob])
+    game = services.open_table(league, alice, max_seats=3)
+    services.take_seat(game.pk, bob)
+    services.leave_seat(game.pk, alice)
+    game.refresh_from_db()
+    assert game.host == bob
+
+
+def _two_player_game(alice, bob, **position):
+    state = engine.position(**position)
+    return started_game([alice, bob], state=state)
+
+
+def test_draw_appends_a_move_and_bumps_the_version(alice, bob):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    version = game.version
+    result = services.draw(game.pk, alice, version)
+    assert result.version == version + 1
+    move = Move.objects.get(game=game, seq=version + 1)
+    assert (move.kind, move.seat, move.user) == (Move.Kind.DRAW, 0, alice)
+    assert engine.format_cards(result.game.engine_state().hands[0]) == "2C 3D 9H"
+
+
+def test_stale_or_repeated_submission_is_refused_and_changes_nothing(alice, bob):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    version = game.version
+    services.draw(game.pk, alice, version)
+    before = Game.objects.get(pk=game.pk)
+    with pytest.raises(services.StaleVersion):
+        services.draw(game.pk, alice, version)  # the double tap
+    after = Game.objects.get(pk=game.pk)
+    assert (after.version, after.state) == (before.version, before.state)
+    assert game.moves.count() == before.moves.count()
+
+
+@pytest.mark.parametrize("version", ["abc", "", [], {"a": 1}])
+def test_unreadable_version_is_refused(alice, bob, version):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
+    with pytest.raises(services.ActionRefused) as refused:
+        services.draw(game.pk, alice, version)
+    assert refused.value.status == 400
+
+
+def test_not_your_turn_is_forbidden(alice, bob):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
+    with pytest.raises(services.NotAllowed):
+        services.draw(game.pk, bob, game.version)
+
+
+def test_outsider_cannot_act(alice, bob, carol):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
+    with pytest.raises(services.NotAllowed):
+        services.draw(game.pk, carol, game.version)
+
+
+def test_rule_refusal_carries_a_readable_message(alice, bob):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
+    with pytest.raises(services.RuleRefused) as refused:
+        services.knock(game.pk, alice, game.version)
+    assert refused.value.code == "must_draw"
+    assert "Draw a card first" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    "action", [{"do": "fly"}, {"do": "meld"}, {"do": "meld", "table": "x"}, "draw", None]
+)
+def test_malformed_actions_change_nothing(alice, bob, action):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D", drawn=1)
+    with pytest.raises(services.ActionRefused):
+        services.act(game.pk, alice, game.version, action)
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_meld_and_knock_ends_round_records_it_and_deals_the_next(alice, bob):
+    # R6.1 + R7: alice melds 7-8-9 of hearts, keeps 2C (2 points) and knocks.
+    game = _two_player_game(
+        alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C", drawn=1
+    )
+    result = services.meld(game.pk, alice, game.version, ["7H 8H 9H"], knock=True)
+    game = result.game
+    rnd = Round.objects.get(game=game)
+    assert (rnd.number, rnd.reason, rnd.knocker) == (1, "knock", 0)
+    assert rnd.points == [18, 0] and rnd.winners == [0]
+    state = game.engine_state()
+    # The next round was dealt by itself, by the player left of the previous dealer.
+    assert state.round_no == 2 and not state.round_over
+    assert state.dealer == 0 and [len(h) for h in state.hands] == [10, 10]
+    assert state.scores == [18, 0]
+    kinds = list(game.moves.values_list("kind", flat=True))
+    assert kinds[-2:] == [Move.Kind.MELD, Move.Kind.DEAL]
+    check_replay(game)
+
+
+def test_game_end_records_results(alice, bob):
+    game = _two_player_game(
+        alice, bob, hands=["AH", "KS QS"], stock="AD 9C", scores=[145, 60], rounds_won=[4, 2]
+    )
+    services.draw(game.pk, alice, game.version)
+    game.refresh_from_db()
+    services.knock(game.pk, alice, game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.finished_at
+    assert game.to_move is None and game.turn_deadline is None
+    seats = {s.number: s for s in game.seats.all()}
+    # R9.2: 163 + 100 + 5*25 = 388; 60 + 2*25 = 110.
+    assert (seats[0].final_score, seats[0].rounds_won, seats[0].is_winner) == (388, 5, True)
+    assert (seats[1].final_score, seats[1].is_winner) == (110, False)
+    with pytest.raises(services.ActionRefused):
+        services.draw(game.pk, bob, game.version)
+    check_replay(game)
+
+
+def test_turn_deadline_restarts_only_when_the_turn_passes(alice, bob):
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    deadline = game.turn_deadline
+    game = services.draw(game.pk, alice, game.version).game
+    assert game.turn_deadline == deadline  # same turn
+    game = services.draw(game.pk, alice, game.version).game
+    game = services.draw(game.pk, alice, game.version).game  # third draw ends the turn
+    assert game.to_move == bob
+    assert game.turn_deadline > deadline
+
+
+def _race(game, user, n=20):
+    version = game.version
+    outcomes = []
+    barrier = threading.Barrier(n)
+
+    def submit():
+        from django.db import connections
+
+        barrier.wait()
+        try:
+            services.draw(game.pk, user, version)
+            outcomes.append("ok")
+        except services.StaleVersion:
+            outcomes.append("stale")
+        except Exception as error:  # noqa: BLE001 - the test reports anything else
+            outcomes.append(repr(error))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit) for _ in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok"] + ["stale"] * (n - 1)
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert game.moves.filter(seq__gt=version).count() == 1
+    assert len(game.engine_state().hands[0]) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_identical_submissions_apply_once():
+    """Twenty threads, each with its own connection, submit the same draw on the same
+    version: exactly one applies (row lock / IMMEDIATE transaction + version check)."""
+    alice, bob = make_user("alice"), make_user("bob")
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    _race(game, alice)
+
+
+def test_timeout_draws_until_the_turn_ends(alice, bob):
+    import datetime
+
+    import time_machine
+
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    with pytest.raises(services.ActionRefused):
+        services.timeout(game.pk, game.version)  # not due yet
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        result = services.timeout(game.pk, game.version)
+        with pytest.raises(services.StaleVersion):
+            services.timeout(game.pk, game.version)  # a second clock: nothing twice
+    state = result.game.engine_state()
+    assert len(state.hands[0]) == 5 and state.turn == 1  # R3.4: three draws
+    assert Seat.objects.get(game=game, number=0).timeouts_in_row == 1
+    assert game.moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
+    check_replay(result.game)
+
+
+def test_end_early_needs_admin_and_an_absent_player(alice, bob, carol):
+    league = make_league(alice, members=[bob], admins=[carol])
+    game = started_game([alice, bob], league=league,
+                        state=engine.position(hands=["2C", "KS"], stock="9H 5D",
+                                              scores=[20, 0], rounds_won=[1, 0]))
+    with pytest.raises(services.ActionRefused):
+        services.end_early(game.pk, carol)  # nobody absent
+    Seat.objects.filter(game=game, number=1).update(timeouts_in_row=3)
+    with pytest.raises(services.NotAllowed):
+        services.end_early(game.pk, bob)  # a member, not an admin
+    services.end_early(game.pk, carol)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    winners = [s.user for s in game.seats.filter(is_winner=True)]
+    assert winners == [alice]
+    check_replay(game)
