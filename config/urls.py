@@ -2,6 +2,9 @@ from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
 
+from leagues.views.accounts import profile
+from leagues.views.home import home
+
 
 def healthz(request):
     """Liveness probe for the proxy: no database, no session."""
@@ -12,6 +15,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("", include("leagues.urls")),
+    path("", home, name="home"),
+    path("accounts/", include("leagues.account_urls")),
+    path("u/<str:username>/", profile, name="profile"),
+    path("leagues/", include("leagues.urls")),
     path("games/", include("rummy.urls")),
+    path("notifications/", include("rummy.notify_urls")),
 ]

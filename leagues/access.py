@@ -1,0 +1,61 @@
+"""Who may see and do what in a league. Views (ours and the game views) call these.
+
+- A private (invite-only) league, its seasons and its games exist only for its members:
+  everybody else gets 404, so that its name is not even confirmed.
+- A public league can be seen by any signed-in user, but only members act in it.
+- Only owners and admins manage seasons, invites and members: 403 for other members.
+"""
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from leagues.models import League, Membership
+
+
+def membership_for(user, league):
+    """The user's Membership of ``league``, or None (also for anonymous users)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Membership.objects.filter(league=league, user=user).first()
+
+
+def can_view_league(user, league):
+    if league.is_public:
+        return user is not None and user.is_authenticated
+    return membership_for(user, league) is not None
+
+
+def get_league_for_member(user, slug):
+    """The league with ``slug`` if ``user`` may see it; 404 otherwise.
+
+    Views are expected to be behind @login_required; an anonymous user sees nothing.
+    """
+    league = get_object_or_404(League, slug=slug)
+    if not can_view_league(user, league):
+        raise Http404(_("No such league."))
+    return league
+
+
+def require_league_member(user, league):
+    """The user's Membership; PermissionDenied (403) for a non-member of a public league."""
+    membership = membership_for(user, league)
+    if membership is None:
+        raise PermissionDenied(_("Only members of this league can do that."))
+    return membership
+
+
+def require_league_admin(user, league):
+    """The user's Membership if they are an owner or admin; PermissionDenied (403) otherwise."""
+    membership = membership_for(user, league)
+    if membership is None or not membership.is_admin:
+        raise PermissionDenied(_("Only the league's owners and admins can do that."))
+    return membership
+
+
+def require_league_owner(user, league):
+    membership = membership_for(user, league)
+    if membership is None or membership.role != Membership.Role.OWNER:
+        raise PermissionDenied(_("Only the league's owners can do that."))
+    return membership

@@ -1,0 +1,82 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from leagues import seasons as season_service
+from leagues.models import Invite, League, Membership, Season, User
+from leagues.services import LeagueError
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ["username", "display_name", "email", "email_verified", "is_staff", "date_joined"]
+    list_filter = ["is_staff", "is_superuser", "is_active", "email_verified"]
+    search_fields = ["username", "display_name", "email"]
+    fieldsets = BaseUserAdmin.fieldsets + ((_("Carousel"), {"fields": ["display_name", "email_verified"]}),)
+    add_fieldsets = (
+        (None, {"classes": ["wide"], "fields": ["username", "display_name", "email", "password1", "password2"]}),
+    )
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "visibility", "member_count", "created_at"]
+    list_filter = ["visibility"]
+    search_fields = ["name", "slug", "description"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [MembershipInline]
+
+    @admin.display(description=_("members"))
+    def member_count(self, obj):
+        return obj.memberships.count()
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "league", "role", "joined_at"]
+    list_filter = ["role", "league"]
+    search_fields = ["user__username", "user__display_name", "league__name"]
+    autocomplete_fields = ["user", "league"]
+
+
+@admin.register(Invite)
+class InviteAdmin(admin.ModelAdmin):
+    list_display = ["league", "short_token", "created_by", "created_at", "expires_at", "uses", "max_uses", "revoked_at"]
+    list_filter = ["league", ("revoked_at", admin.EmptyFieldListFilter)]
+    search_fields = ["league__name", "token"]
+    readonly_fields = ["token", "uses"]
+    autocomplete_fields = ["league", "created_by"]
+
+    @admin.display(description=_("token"))
+    def short_token(self, obj):
+        return f"{obj.token[:6]}…"
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "league", "status", "starts_on", "ends_on", "target_score", "knock_limit", "turn_seconds"]
+    list_filter = ["status", "league"]
+    search_fields = ["name", "league__name"]
+    date_hierarchy = "starts_on"
+    readonly_fields = ["started_at", "closed_at", "final_standings"]
+    filter_horizontal = ["champions"]
+    actions = ["close_seasons"]
+
+    @admin.action(description=_("Close the selected seasons (freeze standings)"))
+    def close_seasons(self, request, queryset):
+        closed = 0
+        for season in queryset:
+            try:
+                season_service.close_season(season)
+            except LeagueError as error:
+                self.message_user(request, f"{season}: {error}", messages.WARNING)
+            else:
+                closed += 1
+        if closed:
+            self.message_user(request, _("%(n)d season(s) closed.") % {"n": closed}, messages.SUCCESS)

@@ -1,0 +1,99 @@
+"""Every piece of user input comes through one of these forms."""
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from leagues.models import League, Membership, Season, User
+
+
+class SignupForm(UserCreationForm):
+    class Meta:
+        model = User
+        fields = ["username", "display_name", "email"]
+        help_texts = {
+            "display_name": _("What other players see, e.g. “Alice K.”"),
+            "email": _("Only used to reset your password."),
+        }
+
+    def clean_email(self):
+        email = self.cleaned_data["email"].strip()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(_("An account with this email address already exists."))
+        return email
+
+    def clean_display_name(self):
+        name = self.cleaned_data["display_name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Please enter a display name."))
+        return name
+
+
+class LeagueForm(forms.ModelForm):
+    class Meta:
+        model = League
+        fields = ["name", "description", "visibility"]
+        widgets = {
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "visibility": forms.RadioSelect,
+        }
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Please give the league a name."))
+        return name
+
+
+class InviteForm(forms.Form):
+    valid_days = forms.IntegerField(
+        label=_("Expires after (days)"),
+        required=False,
+        min_value=1,
+        max_value=365,
+        help_text=_("Leave empty for a link that does not expire."),
+    )
+    max_uses = forms.IntegerField(
+        label=_("Use limit"),
+        required=False,
+        min_value=1,
+        max_value=1000,
+        help_text=_("Leave empty for any number of people."),
+    )
+
+    def expires_at(self):
+        days = self.cleaned_data.get("valid_days")
+        return timezone.now() + timedelta(days=days) if days else None
+
+
+class SeasonForm(forms.ModelForm):
+    """A season's dates and house settings (R10). The model checks overlaps."""
+
+    target_score = forms.IntegerField(
+        label=_("Target score"),
+        initial=150,
+        validators=[MinValueValidator(10), MaxValueValidator(2000)],
+        help_text=_("A game ends when a player reaches this score (R9.1; default 150)."),
+    )
+    knock_limit = forms.IntegerField(
+        label=_("Knock limit"),
+        initial=5,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+        help_text=_("R6.1; default 5."),
+    )
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on", "ends_on", "target_score", "knock_limit", "turn_seconds"]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)

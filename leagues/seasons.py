@@ -1,0 +1,113 @@
+"""Running a league's seasons: create, start, close, and voiding games at the close."""
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.models import League, Season
+from leagues.services import LeagueError
+from leagues.standings import freeze, game_finished
+from rummy import broadcast
+from rummy.models import Game, Move
+
+
+def _messages(error):
+    return " ".join(error.messages)
+
+
+@transaction.atomic
+def create_season(league, **fields):
+    """A new planned season. Dates may not overlap another season of the league."""
+    season = Season(league=league, status=Season.Status.PLANNED, **fields)
+    try:
+        season.full_clean()
+        with transaction.atomic():
+            season.save()
+    except ValidationError as error:
+        raise LeagueError(_messages(error)) from None
+    except IntegrityError:
+        raise LeagueError(_("This season could not be saved; check its dates.")) from None
+    return season
+
+
+@transaction.atomic
+def start_season(season):
+    """Make a planned season the league's active one (at most one at a time)."""
+    # Lock the league row so that two admins starting two seasons at once queue up.
+    League.objects.select_for_update().get(pk=season.league_id)
+    season.refresh_from_db()
+    if season.status == Season.Status.ACTIVE:
+        raise LeagueError(_("This season has already started."))
+    if season.status == Season.Status.CLOSED:
+        raise LeagueError(_("This season is closed; it cannot start again."))
+    active = season.league.active_season()
+    if active is not None:
+        raise LeagueError(
+            _("“%(name)s” is still active: close it before starting another season.")
+            % {"name": active.name}
+        )
+    season.status = Season.Status.ACTIVE
+    season.started_at = timezone.now()
+    try:
+        with transaction.atomic():
+            season.save(update_fields=["status", "started_at"])
+    except IntegrityError:
+        raise LeagueError(_("Another season of this league is already active.")) from None
+    return season
+
+
+@transaction.atomic
+def close_season(season):
+    """Close an active season: freeze its standings and name its champion(s).
+
+    Games still running keep playing; the admin decides (season page) whether to let
+    them finish and count (``standings.game_finished`` refreezes) or to void them.
+    """
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if season.status == Season.Status.CLOSED:
+        raise LeagueError(_("This season is already closed."))
+    if season.status != Season.Status.ACTIVE:
+        raise LeagueError(_("Only an active season can be closed; this one has not started."))
+    season.status = Season.Status.CLOSED
+    season.closed_at = timezone.now()
+    season.save(update_fields=["status", "closed_at"])
+    freeze(season)
+    return season
+
+
+def running_games(season):
+    """Games of ``season`` that have not ended yet."""
+    return Game.objects.filter(season=season, status=Game.Status.ACTIVE).prefetch_related(
+        "seats__user"
+    )
+
+
+@transaction.atomic
+def void_game(game, by_user):
+    """Void an open or running game: it ends now and counts for nothing.
+
+    Permission is the caller's business (league owners/admins; see leagues.access).
+    Appends a VOID move to the game's log and tells connected players.
+    """
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+        raise LeagueError(_("Only a game that has not ended can be voided."))
+    now = timezone.now()
+    version = game.version + 1
+    # Conditional update: on SQLite (no row locks) a move landing at the same time wins
+    # or loses cleanly instead of being overwritten.
+    updated = Game.objects.filter(pk=game.pk, version=game.version, status=game.status).update(
+        status=Game.Status.VOIDED,
+        finished_at=now,
+        version=version,
+        to_move=None,
+        turn_deadline=None,
+    )
+    if not updated:
+        raise LeagueError(_("The game changed just now; please try again."))
+    Move.objects.create(game=game, seq=version, kind=Move.Kind.VOID, user=by_user)
+    game.refresh_from_db()
+    game_finished(game)
+    transaction.on_commit(lambda: broadcast.game_updated(game.pk, version))
+    return game

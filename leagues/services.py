@@ -1,0 +1,148 @@
+"""Every change to leagues, memberships and invites: one function per action.
+
+Each runs inside ``transaction.atomic`` and either completes or raises ``LeagueError``
+with a message for the player, having changed nothing. Permission checks live in the
+views (``leagues.access``); these functions check the rules of the domain.
+"""
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from leagues.models import Invite, League, Membership
+
+
+class LeagueError(Exception):
+    """A refused action. ``str(error)`` is the message to show; nothing was changed."""
+
+
+# Path segments under /leagues/ that a league's slug must not take.
+RESERVED_SLUGS = {"new", "invite"}
+
+
+def _unique_slug(name):
+    base = slugify(name)[:80] or "league"
+    if base in RESERVED_SLUGS:
+        base = f"{base}-league"
+    slug, n = base, 1
+    while League.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def create_league(user, *, name, description="", visibility=League.Visibility.INVITE):
+    """A new league with ``user`` as its owner."""
+    league = League.objects.create(
+        name=name, slug=_unique_slug(name), description=description, visibility=visibility
+    )
+    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+    return league
+
+
+def _add_member(user, league):
+    if Membership.objects.filter(league=league, user=user).exists():
+        raise LeagueError(_("You are already a member of %(league)s.") % {"league": league})
+    try:
+        with transaction.atomic():
+            return Membership.objects.create(league=league, user=user)
+    except IntegrityError:
+        # A double tap raced past the check above: the unique constraint is the backstop.
+        raise LeagueError(
+            _("You are already a member of %(league)s.") % {"league": league}
+        ) from None
+
+
+@transaction.atomic
+def join_public(user, league):
+    if not league.is_public:
+        raise LeagueError(_("This league is invite-only: ask an admin for an invite link."))
+    return _add_member(user, league)
+
+
+@transaction.atomic
+def join_by_invite(user, invite):
+    """Join ``invite.league``, using up one use of the invite."""
+    problem = invite.problem()
+    if problem:
+        raise LeagueError(problem)
+    membership = _add_member(user, invite.league)
+    # Count the use only if the invite is still good at this instant: two people using
+    # the last use at once cannot both get in.
+    now = timezone.now()
+    used = (
+        Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
+        .filter(Q(max_uses__isnull=True) | Q(uses__lt=F("max_uses")))
+        .update(uses=F("uses") + 1)
+    )
+    if not used:
+        # Raising leaves the atomic block, which undoes the membership created above.
+        invite.refresh_from_db()
+        raise LeagueError(invite.problem() or _("This invite link can no longer be used."))
+    return membership
+
+
+def _owner_count(league):
+    return league.memberships.filter(role=Membership.Role.OWNER).count()
+
+
+@transaction.atomic
+def leave(user, league):
+    membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
+    if membership is None:
+        raise LeagueError(_("You are not a member of %(league)s.") % {"league": league})
+    if membership.role == Membership.Role.OWNER and _owner_count(league) == 1:
+        raise LeagueError(
+            _(
+                "You are the only owner of %(league)s. Make another member an owner "
+                "before you leave."
+            )
+            % {"league": league}
+        )
+    membership.delete()
+
+
+@transaction.atomic
+def remove_member(by_membership, target):
+    """Remove ``target`` (a Membership) from its league. Their games and results stay:
+    seats and standings belong to the user, not to the membership."""
+    if target.user_id == by_membership.user_id:
+        raise LeagueError(_("To leave the league yourself, use “Leave league”."))
+    if target.role == Membership.Role.OWNER:
+        raise LeagueError(_("The league's owner cannot be removed."))
+    if target.role == Membership.Role.ADMIN and by_membership.role != Membership.Role.OWNER:
+        raise LeagueError(_("Only an owner can remove an admin."))
+    deleted, _unused = Membership.objects.filter(pk=target.pk).delete()
+    if not deleted:
+        raise LeagueError(_("That person is no longer a member."))
+
+
+@transaction.atomic
+def set_role(by_membership, target, role):
+    """Owners change other members' roles (including making a co-owner)."""
+    if by_membership.role != Membership.Role.OWNER:
+        raise LeagueError(_("Only an owner can change roles."))
+    if role not in Membership.Role.values:
+        raise LeagueError(_("Unknown role."))
+    if target.user_id == by_membership.user_id and role != Membership.Role.OWNER:
+        if _owner_count(target.league) == 1:
+            raise LeagueError(_("You are the only owner: make someone else an owner first."))
+    Membership.objects.filter(pk=target.pk).update(role=role)
+
+
+@transaction.atomic
+def create_invite(by_user, league, *, expires_at=None, max_uses=None):
+    return Invite.objects.create(
+        league=league, created_by=by_user, expires_at=expires_at, max_uses=max_uses
+    )
+
+
+@transaction.atomic
+def revoke_invite(invite):
+    if invite.revoked_at:
+        raise LeagueError(_("This invite link was already revoked."))
+    Invite.objects.filter(pk=invite.pk).update(revoked_at=timezone.now())

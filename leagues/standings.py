@@ -1,0 +1,91 @@
+"""Season standings, computed from finished games.
+
+Only games with status FINISHED and ``season`` = the season count; voided games and
+games started outside a season count for nothing. Each player's row adds up their
+seats: games played, games won, rounds won and total game points (final scores).
+
+Tie-break order (shown on the season page): games won, then total game points, then
+rounds won, then fewer games played, then name. Players equal on every key but the name
+share a rank; the champions of a closed season are everyone sharing rank 1.
+"""
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from rummy.models import Game, Seat
+
+TIE_BREAK_DESCRIPTION = _(
+    "Ranked by games won, then total game points, then rounds won, then fewer games "
+    "played, then name."
+)
+
+
+def _rank_key(row):
+    """The keys that decide a rank (everything but the name)."""
+    return (-row["won"], -row["points"], -row["rounds_won"], row["played"])
+
+
+def compute_standings(season):
+    """The live standings of ``season``: a list of plain dicts, best first."""
+    rows = {}
+    seats = Seat.objects.filter(
+        game__season=season, game__status=Game.Status.FINISHED
+    ).select_related("user")
+    for seat in seats:
+        row = rows.setdefault(
+            seat.user_id,
+            {
+                "user_id": seat.user_id,
+                "username": seat.user.username,
+                "name": seat.user.name,
+                "played": 0,
+                "won": 0,
+                "rounds_won": 0,
+                "points": 0,
+            },
+        )
+        row["played"] += 1
+        row["won"] += 1 if seat.is_winner else 0
+        row["rounds_won"] += seat.rounds_won
+        row["points"] += seat.final_score or 0
+    ordered = sorted(rows.values(), key=lambda r: (_rank_key(r), r["name"].casefold()))
+    previous_key, rank = None, 0
+    for position, row in enumerate(ordered, start=1):
+        key = _rank_key(row)
+        if key != previous_key:
+            rank, previous_key = position, key
+        row["rank"] = rank
+    return ordered
+
+
+def champions_of(rows):
+    """User ids of everyone tied at the top (by every key except the name)."""
+    return [row["user_id"] for row in rows if row["rank"] == 1]
+
+
+def standings_for(season):
+    """What the season page shows: the frozen table once closed, live ones before."""
+    if season.is_closed and season.final_standings is not None:
+        return season.final_standings
+    return compute_standings(season)
+
+
+@transaction.atomic
+def freeze(season):
+    """Store the season's standings and champions as they stand now."""
+    rows = compute_standings(season)
+    season.final_standings = rows
+    season.save(update_fields=["final_standings"])
+    season.champions.set(champions_of(rows))
+    return rows
+
+
+def game_finished(game):
+    """Call when a game ends (rummy's game service does). A game of a closed season
+    that the admin let run updates the frozen standings; otherwise nothing happens
+    (live standings are computed on demand)."""
+    if game.season_id is None:
+        return
+    season = type(game.season).objects.get(pk=game.season_id)
+    if season.is_closed:
+        freeze(season)

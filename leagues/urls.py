@@ -1,0 +1,31 @@
+"""League, season and invite pages (namespace ``leagues``)."""
+
+from django.urls import path
+
+from leagues.views import invites, leagues, members, seasons
+
+app_name = "leagues"
+
+urlpatterns = [
+    path("", leagues.league_list, name="list"),
+    path("new/", leagues.league_create, name="create"),
+    path("invite/<str:token>/", invites.join_invite, name="join_invite"),
+    path("<slug:slug>/", leagues.league_detail, name="detail"),
+    path("<slug:slug>/join/", leagues.join, name="join"),
+    path("<slug:slug>/leave/", leagues.leave, name="leave"),
+    path("<slug:slug>/members/", members.members, name="members"),
+    path("<slug:slug>/members/<int:pk>/remove/", members.remove_member, name="remove_member"),
+    path("<slug:slug>/members/<int:pk>/role/", members.set_role, name="set_role"),
+    path("<slug:slug>/invites/", invites.invites, name="invites"),
+    path("<slug:slug>/invites/<int:pk>/revoke/", invites.revoke_invite, name="revoke_invite"),
+    path("<slug:slug>/seasons/", seasons.season_list, name="seasons"),
+    path("<slug:slug>/seasons/new/", seasons.season_create, name="season_create"),
+    path("<slug:slug>/seasons/<int:pk>/", seasons.season_detail, name="season"),
+    path("<slug:slug>/seasons/<int:pk>/start/", seasons.season_start, name="season_start"),
+    path("<slug:slug>/seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
+    path(
+        "<slug:slug>/seasons/<int:pk>/games/<int:game_pk>/void/",
+        seasons.void_game,
+        name="void_game",
+    ),
+]

@@ -1,0 +1,1 @@
+"""Views of the leagues app, one module per area. Thin: forms in, services out."""

@@ -1,0 +1,92 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from leagues import services
+from leagues.access import get_league_for_member, membership_for
+from leagues.forms import LeagueForm
+from leagues.models import League
+from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
+from rummy.models import Game
+
+LEAGUE_TABLES_TEMPLATE = "rummy/_league_tables.html"
+
+
+def _template_exists(name):
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return False
+    return True
+
+
+@login_required
+def league_list(request):
+    mine = League.objects.filter(memberships__user=request.user)
+    public = League.objects.filter(visibility=League.Visibility.PUBLIC).exclude(
+        memberships__user=request.user
+    )
+    return render(request, "leagues/list.html", {"mine": mine, "public": public})
+
+
+@login_required
+def league_create(request):
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        league = services.create_league(request.user, **form.cleaned_data)
+        messages.success(request, _("League created. You are its owner."))
+        return redirect(league)
+    return render(request, "leagues/create.html", {"form": form})
+
+
+@login_required
+def league_detail(request, slug):
+    league = get_league_for_member(request.user, slug)
+    membership = membership_for(request.user, league)
+    season = league.active_season()
+    games = Game.objects.filter(league=league).prefetch_related("seats__user")
+    context = {
+        "league": league,
+        "membership": membership,
+        "season": season,
+        "standings": standings_for(season) if season else [],
+        "tie_break": TIE_BREAK_DESCRIPTION,
+        "open_tables": games.filter(status=Game.Status.OPEN),
+        "games_in_progress": games.filter(status=Game.Status.ACTIVE),
+        "recent_results": games.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:10],
+        "members": league.memberships.select_related("user").order_by("role", "user__display_name"),
+        "league_tables_template": LEAGUE_TABLES_TEMPLATE
+        if _template_exists(LEAGUE_TABLES_TEMPLATE)
+        else None,
+    }
+    return render(request, "leagues/detail.html", context)
+
+
+@login_required
+@require_POST
+def join(request, slug):
+    league = get_league_for_member(request.user, slug)
+    try:
+        services.join_public(request.user, league)
+    except services.LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("You joined %(league)s.") % {"league": league})
+    return redirect(league)
+
+
+@login_required
+@require_POST
+def leave(request, slug):
+    league = get_league_for_member(request.user, slug)
+    try:
+        services.leave(request.user, league)
+    except services.LeagueError as error:
+        messages.error(request, str(error))
+        return redirect(league)
+    messages.success(request, _("You left %(league)s.") % {"league": league})
+    return redirect("leagues:list")

@@ -1,0 +1,125 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from leagues import seasons as season_service
+from leagues.access import get_league_for_member, membership_for, require_league_admin
+from leagues.forms import SeasonForm
+from leagues.models import Season
+from leagues.services import LeagueError
+from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
+from rummy.models import Game
+
+
+def _season(request, slug, pk):
+    league = get_league_for_member(request.user, slug)
+    return league, get_object_or_404(league.seasons, pk=pk)
+
+
+@login_required
+def season_list(request, slug):
+    """All seasons of a league: the current one, planned ones and the archive."""
+    league = get_league_for_member(request.user, slug)
+    return render(
+        request,
+        "leagues/seasons.html",
+        {
+            "league": league,
+            "membership": membership_for(request.user, league),
+            "seasons": league.seasons.prefetch_related("champions"),
+        },
+    )
+
+
+@login_required
+def season_detail(request, slug, pk):
+    league, season = _season(request, slug, pk)
+    membership = membership_for(request.user, league)
+    finished = (
+        season.games.filter(status=Game.Status.FINISHED)
+        .prefetch_related("seats__user")
+        .order_by("-finished_at")
+    )
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "league": league,
+            "season": season,
+            "membership": membership,
+            "standings": standings_for(season),
+            "tie_break": TIE_BREAK_DESCRIPTION,
+            "running_games": season_service.running_games(season),
+            "finished_games": finished,
+            "champions": season.champions.all(),
+        },
+    )
+
+
+@login_required
+def season_create(request, slug):
+    league = get_league_for_member(request.user, slug)
+    require_league_admin(request.user, league)
+    form = SeasonForm(request.POST or None, instance=Season(league=league))
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = season_service.create_season(league, **form.cleaned_data)
+        except LeagueError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Season created. Start it when you are ready."))
+            return redirect(season)
+    return render(request, "leagues/season_form.html", {"league": league, "form": form})
+
+
+@login_required
+@require_POST
+def season_start(request, slug, pk):
+    league, season = _season(request, slug, pk)
+    require_league_admin(request.user, league)
+    try:
+        season_service.start_season(season)
+    except LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The season has started: new games count for it."))
+    return redirect(season)
+
+
+@login_required
+@require_POST
+def season_close(request, slug, pk):
+    league, season = _season(request, slug, pk)
+    require_league_admin(request.user, league)
+    try:
+        season_service.close_season(season)
+    except LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The season is closed and its standings are final."))
+        if season_service.running_games(season).exists():
+            messages.warning(
+                request,
+                _(
+                    "Some games are still running: let them finish (they will count) "
+                    "or void them below."
+                ),
+            )
+    return redirect(season)
+
+
+@login_required
+@require_POST
+def void_game(request, slug, pk, game_pk):
+    league, season = _season(request, slug, pk)
+    require_league_admin(request.user, league)
+    game = get_object_or_404(season.games, pk=game_pk)
+    try:
+        season_service.void_game(game, request.user)
+    except LeagueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("The game was voided; it counts for nothing."))
+    return redirect(season)

@@ -1,0 +1,135 @@
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from leagues.models import User
+from rummy.models import Game
+
+from .conftest import PASSWORD, make_game, make_season
+
+SIGNUP = {
+    "username": "erika",
+    "display_name": "Erika",
+    "email": "erika@example.com",
+    "password1": "Carousel-is-fun-99",
+    "password2": "Carousel-is-fun-99",
+}
+
+
+@pytest.mark.django_db
+def test_signup_creates_account_and_logs_in(client):
+    response = client.post(reverse("signup"), SIGNUP)
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    user = User.objects.get(username="erika")
+    assert user.display_name == "Erika" and user.email == "erika@example.com"
+    assert client.get(reverse("home")).context["user"] == user
+
+
+@pytest.mark.django_db
+def test_signup_applies_password_validators(client):
+    data = {**SIGNUP, "password1": "12345678", "password2": "12345678"}
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["password2"]
+    assert not User.objects.filter(username="erika").exists()
+
+
+def test_signup_refuses_taken_email(client, cast):
+    data = {**SIGNUP, "email": "ALICE@example.com"}
+    response = client.post(reverse("signup"), data)
+    assert "already exists" in str(response.context["form"].errors["email"])
+    assert not User.objects.filter(username="erika").exists()
+
+
+def test_login_and_logout(client, cast):
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert "_auth_user_id" in client.session
+    response = client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+def test_login_page_renders(client, db):
+    response = client.get(reverse("login"))
+    assert response.status_code == 200
+    assert b"Forgot your password?" in response.content
+
+
+def test_password_change(client, cast):
+    client.force_login(cast["owner"])
+    assert client.get(reverse("password_change")).status_code == 200
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": "Brand-new-secret-7", "new_password2": "Brand-new-secret-7"},
+    )
+    assert response["Location"] == reverse("password_change_done")
+    cast["owner"].refresh_from_db()
+    assert cast["owner"].check_password("Brand-new-secret-7")
+
+
+def test_password_reset_by_email(client, cast, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert response["Location"] == reverse("password_reset_done")
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["alice@example.com"]
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", message.body).group(1)
+    # Django redirects the token link to a session-bound URL, then accepts the new password.
+    response = client.get(link, follow=True)
+    assert response.context["validlink"]
+    form_url = response.redirect_chain[-1][0]
+    response = client.post(
+        form_url, {"new_password1": "Reset-password-88", "new_password2": "Reset-password-88"}
+    )
+    assert response["Location"] == reverse("password_reset_complete")
+    cast["owner"].refresh_from_db()
+    assert cast["owner"].check_password("Reset-password-88")
+
+
+def test_password_reset_unknown_email_sends_nothing(client, db, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert mail.outbox == []
+
+
+def test_profile_shows_leagues_and_results(client, cast, public_league):
+    season = make_season(public_league)
+    make_game(public_league, season, [(cast["member"], 160, 3, True), (cast["owner"], 40, 1, False)])
+    client.force_login(cast["outsider"])
+    response = client.get(reverse("profile", args=["carol"]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert public_league.name in page
+    assert response.context["games_played"] == 1 and response.context["games_won"] == 1
+
+
+def test_profile_hides_private_leagues_from_strangers(client, cast, league):
+    season = make_season(league)
+    make_game(league, season, [(cast["member"], 160, 3, True), (cast["owner"], 40, 1, False)])
+    client.force_login(cast["outsider"])
+    response = client.get(reverse("profile", args=["carol"]))
+    assert league.name not in response.content.decode()
+    assert response.context["games_played"] == 0
+    client.force_login(cast["owner"])
+    response = client.get(reverse("profile", args=["carol"]))
+    assert league.name in response.content.decode()
+    assert response.context["games_played"] == 1
+
+
+def test_profile_unknown_user_is_404(client, cast):
+    client.force_login(cast["owner"])
+    assert client.get(reverse("profile", args=["nobody"])).status_code == 404
+
+
+def test_home_landing_and_signed_in(client, cast, league):
+    assert b"Sign up" in client.get(reverse("home")).content
+    game = make_game(league, None, [(cast["owner"], 0, 0, False)], status=Game.Status.ACTIVE)
+    client.force_login(cast["owner"])
+    response = client.get(reverse("home"))
+    assert league.name in response.content.decode()
+    assert list(response.context["my_games"]) == [game]
