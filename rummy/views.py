@@ -1,7 +1,81 @@
+"""Table views: thin. Access helpers answer 404 to strangers; the services decide.
+
+An HTMX request gets the partial (fragments swapped by id, like the socket's frames);
+any other request the full page or a redirect, so that every control works without
+JavaScript. These endpoints serve a page whose socket is down and clients without JS;
+with the socket up the same form travels over it (``rummy.consumers``).
+"""
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from leagues.access import get_league_for_member
+from rummy import dispatch, services
+from rummy.access import get_game_for_viewer
+from rummy.forms import OpenTableForm
+from rummy.presenters import SORTS, table_context
+
+SORT_SESSION_KEY = "rummy_hand_sort"
+
+
+def _sort(request):
+    """The hand order: ?sort= wins and is remembered, so that the toggle works without JS
+    and later redirects keep it."""
+    sort = request.GET.get("sort")
+    if sort in SORTS:
+        request.session[SORT_SESSION_KEY] = sort
+        return sort
+    return request.session.get(SORT_SESSION_KEY, "suit")
+
+
+def _render_table(request, game, flash=None, status=200):
+    context = table_context(game, request.user, _sort(request), flash=flash)
+    template = "rummy/_game_frames.html" if request.htmx else "rummy/table.html"
+    return render(request, template, context, status=status)
 
 
 @login_required
 def table(request, game_id):
-    return HttpResponse("table")
+    game = get_game_for_viewer(request.user, game_id)
+    return _render_table(request, game)
+
+
+@login_required
+@require_POST
+def act(request, game_id):
+    """Every control of the table page (see ``rummy.dispatch``)."""
+    game = get_game_for_viewer(request.user, game_id)
+    try:
+        outcome = dispatch.perform(game.pk, request.user, request.POST)
+    except services.ActionRefused as refusal:
+        game = get_game_for_viewer(request.user, game_id)
+        return _render_table(request, game, flash=refusal.message, status=refusal.status)
+    if outcome.game_deleted:
+        messages.info(request, _("You left the table; it is closed."))
+        return redirect(game.league)
+    if not request.htmx:
+        return redirect(game)
+    game = get_game_for_viewer(request.user, game_id)
+    return _render_table(request, game)
+
+
+@login_required
+@require_POST
+def open_table(request, slug):
+    league = get_league_for_member(request.user, slug)
+    form = OpenTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("A table has 2 to 5 seats."))
+        return redirect(league)
+    try:
+        game = services.open_table(league, request.user, form.cleaned_data["seats"])
+    except services.NotAllowed as refusal:
+        raise PermissionDenied(refusal.message) from None
+    except services.ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect(league)
+    return redirect(game)

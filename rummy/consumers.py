@@ -1,0 +1,138 @@
+"""WebSocket consumers (DESIGN "Consumers"): thin, as in the Channels docs.
+
+``GameConsumer`` (``ws/games/<id>/``): one per open table page. On connect, and on every
+``game.updated`` in group ``game-<id>``, it renders ITS user's view from the database and
+sends the fragments htmx swaps by id, so a phone that slept catches up by itself and a
+spectator never receives a hand. Actions arrive as htmx ``ws-send`` JSON (the fields of
+the page's form) and go through ``rummy.dispatch`` like the HTTP view; a refusal is
+answered to the sender alone. The channel layer carries only ids and versions.
+
+``MeConsumer`` (``ws/me/``): the header badge of games awaiting the user's move.
+"""
+
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from rummy import broadcast, dispatch, services
+from rummy.access import viewable_game
+from rummy.models import Game
+from rummy.presenters import SORTS, table_context
+
+MAX_FRAME = 4096  # a form's fields are a few hundred bytes; anything bigger is refused
+
+
+def render_view(user, game_id, sort, flash=None):
+    """The user's fragments for the game as it is now, or None if it is gone/hidden."""
+    game = viewable_game(user, game_id)
+    if game is None:
+        return None
+    return render_to_string("rummy/_game_frames.html", table_context(game, user, sort, flash))
+
+
+def render_flash(message):
+    return render_to_string("rummy/_flash.html", {"flash": message})
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope.get("user")
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        sort = (query.get("sort") or ["suit"])[0]
+        self.sort = sort if sort in SORTS else "suit"
+        self.group = broadcast.game_group(self.game_id)
+        if not (self.user and self.user.is_authenticated):
+            await self.close()
+            return
+        frames = await database_sync_to_async(render_view)(self.user, self.game_id, self.sort)
+        if frames is None:
+            await self.close()
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # The full current view on every (re)connect: nothing is missed while away.
+        await self.send(text_data=frames)
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        data = self._read(text_data)
+        if data is None:
+            await self.send(text_data=render_flash(_("The request could not be read.")))
+            return
+        try:
+            outcome = await database_sync_to_async(dispatch.perform)(
+                self.game_id, self.user, data
+            )
+        except services.StaleVersion as refusal:
+            await self._send_view(flash=refusal.message)
+            return
+        except services.ActionRefused as refusal:
+            await self.send(text_data=render_flash(refusal.message))
+            return
+        if not outcome.game_changed:
+            # A draft edit is private to the player: answer this page only.
+            await self._send_view()
+        else:
+            # Everyone (this page too) gets the new view through game.updated; clear the
+            # sender's old message now.
+            await self.send(text_data=render_flash(None))
+
+    def _read(self, text_data):
+        if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+            return None
+        try:
+            data = json.loads(text_data)
+        except ValueError:
+            return None
+        if not isinstance(data, dict):
+            return None
+        data.pop("HEADERS", None)
+        return data
+
+    async def _send_view(self, flash=None):
+        frames = await database_sync_to_async(render_view)(
+            self.user, self.game_id, self.sort, flash
+        )
+        if frames is None:
+            await self.close()
+            return
+        await self.send(text_data=frames)
+
+    async def game_updated(self, event):
+        await self._send_view()
+
+
+def move_count_html(user):
+    count = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
+    return render_to_string("rummy/_move_count.html", {"move_count": count})
+
+
+class MeConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.user = self.scope.get("user")
+        if not (self.user and self.user.is_authenticated):
+            await self.close()
+            return
+        self.group = broadcast.user_group(self.user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.moves_changed({})
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Nothing is sent on this socket by the page; ignore anything that arrives."""
+
+    async def moves_changed(self, event):
+        html = await database_sync_to_async(move_count_html)(self.user)
+        await self.send(text_data=html)

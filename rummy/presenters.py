@@ -1,0 +1,189 @@
+"""What a table page shows one user, built from the engine's per-seat view only.
+
+DESIGN "Hidden information": the templates receive ``engine.seat_view(state, seat)``
+(own hand, others' hand sizes, the table, the stock size) plus names; never the raw
+state. A spectator gets the view of no seat. The only other state read here is the
+arrangement editor's ``can_knock_after`` question about the player's own hand.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from leagues.access import membership_for
+from rummy import drafts, engine
+from rummy.models import Game
+
+SUIT_NAMES = {"C": gettext_lazy("clubs"), "D": gettext_lazy("diamonds"),
+              "H": gettext_lazy("hearts"), "S": gettext_lazy("spades")}
+RANK_WORDS = {1: gettext_lazy("ace"), 11: gettext_lazy("jack"), 12: gettext_lazy("queen"),
+              13: gettext_lazy("king")}
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SORTS = ("suit", "rank")
+REASONS = {
+    "knock": gettext_lazy("a knock"),
+    "went_out": gettext_lazy("going out"),
+    "out": gettext_lazy("going out"),
+    "stock_out": gettext_lazy("the stock ran out"),
+    "ended_early": gettext_lazy("the game was ended early"),
+}
+
+
+def card_name(card):
+    """Words for a screen reader: "10 of hearts", "joker as 9 of hearts"."""
+    if card.joker:
+        if card.declared is None:
+            return str(_("joker"))
+        return _("joker as %(card)s") % {"card": card_name(card.declared)}
+    rank = RANK_WORDS.get(card.rank, str(card.rank))
+    return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_NAMES[card.suit]}
+
+
+def card_info(code, ref=None, selected=False):
+    card = engine.Card.parse(code)
+    face = card.declared if card.joker else card
+    return {
+        "code": str(card),
+        "label": card_name(card),
+        "joker": card.joker,
+        "rank": engine.cards.rank_name(face.rank) if face else "★",
+        "suit": face.suit if face else "",
+        "symbol": SUIT_SYMBOLS[face.suit] if face else "",
+        "red": bool(face) and face.suit in ("D", "H"),
+        "ref": ref,
+        "selected": selected,
+    }
+
+
+def sort_hand(codes, sort):
+    """R-free: only the order in which the player sees the hand. By suit (C D H S), or
+    by rank (jokers last either way). Keeps the draft positions in ``ref``."""
+    cards = [(engine.Card.parse(c), i) for i, c in enumerate(codes)]
+    if sort == "rank":
+        key = lambda ci: (ci[0].joker, ci[0].rank, ci[0].suit)  # noqa: E731
+    else:
+        key = lambda ci: ci[0].sort_key  # noqa: E731
+    return [(str(c), i) for c, i in sorted(cards, key=key)]
+
+
+def _meld_info(meld_codes, index, editing, selected):
+    cards = [engine.Card.parse(c) for c in meld_codes]
+    problem = engine.meld_problem(cards)
+    infos = [card_info(c, f"t{index}.{j}", f"t{index}.{j}" in selected)
+             for j, c in enumerate(meld_codes)]
+    jokers = []
+    if editing:
+        for j, card in enumerate(cards):
+            if not card.joker:
+                continue
+            options = engine.joker_options(cards[:j] + cards[j + 1:])
+            if card.declared is None or (options and card.declared not in options):
+                jokers.append({"ref": f"t{index}.{j}",
+                               "options": [card_info(str(o)) for o in options]})
+    return {
+        "index": index,
+        "number": index + 1,
+        "cards": infos,
+        "valid": problem is None,
+        "problem": _meld_problem_words(problem),
+        "jokers": jokers,
+    }
+
+
+def _meld_problem_words(problem):
+    if problem is None:
+        return ""
+    if problem.code == "joker_undeclared":
+        from rummy.engine_messages import rule_error_message
+
+        return rule_error_message(problem)
+    # The engine's own sentence says exactly what is wrong with this meld (R4).
+    return str(problem)
+
+
+def table_context(game: Game, user, sort="suit", flash=None):
+    """Everything the table templates need for ``user``: ``game`` must come from
+    ``rummy.access.games_with_seats`` so that seats and users are already loaded."""
+    sort = sort if sort in SORTS else "suit"
+    seats = list(game.seats.all())
+    my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
+    ctx = {
+        "game": game, "version": game.version, "sort": sort, "flash": flash,
+        "my_seat": my_seat, "is_player": my_seat is not None,
+    }
+    if game.state is None:
+        member = membership_for(user, game.league) is not None
+        ctx.update(
+            seats=[{"name": s.user.name, "is_me": s is my_seat,
+                    "is_host": s.user_id == game.host_id} for s in seats],
+            open=game.is_open,
+            may_sit=game.is_open and member and my_seat is None and len(seats) < game.max_seats,
+            may_leave=game.is_open and my_seat is not None,
+            may_start=game.is_open and game.host_id == user.pk and len(seats) >= 2,
+        )
+        return ctx
+    state = game.engine_state()
+    seat_number = my_seat.number if my_seat is not None else None
+    view = engine.seat_view(state, seat_number)
+    names = {s.number: s.user.name for s in seats}
+    legal = view["legal"]
+    draft = None
+    if seat_number is not None and "meld" in legal:
+        draft = drafts.current_draft(game, seat_number)
+    editing = draft is not None
+    selected = set(draft.data.get("selected", [])) if editing else set()
+    hand_codes = draft.data["hand"] if editing else view["hand"]
+    table_codes = draft.data["table"] if editing else [m.split() for m in view["table"]]
+    prefix = "h" if editing else None
+    hand = [card_info(code, f"{prefix}{i}" if prefix else None, f"h{i}" in selected)
+            for code, i in sort_hand(hand_codes, sort)]
+    melds = [_meld_info(m, i, editing, selected) for i, m in enumerate(table_codes)]
+    players = [
+        {
+            "number": n, "name": names.get(n, "?"), "hand_size": view["hand_sizes"][n],
+            "score": view["scores"][n], "rounds_won": view["rounds_won"][n],
+            "is_turn": n == view["turn"] and not view["round_over"],
+            "is_dealer": n == view["dealer"], "is_me": n == seat_number,
+            "final_score": (view["final_scores"] or [None] * len(names))[n],
+            "is_winner": n in (view["game_winners"] or []),
+        }
+        for n in range(len(view["hand_sizes"]))
+    ]
+    ctx.update(
+        view=view, hand=hand, melds=melds, players=players, legal=legal,
+        editing=editing, has_selection=bool(selected),
+        can_play_knock=editing and engine.can_knock_after(state, seat_number,
+                                                          drafts.hand_after(draft)),
+        turn_name=names.get(view["turn"], "?"),
+        my_turn=seat_number is not None and view["turn"] == seat_number
+        and not view["round_over"],
+        hand_points=view["hand_points"],
+        last_round=_last_round(view, names),
+        final=view["game_over"],
+    )
+    return ctx
+
+
+def _last_round(view, names):
+    """The finished round's revealed hands and points (R7); hands are public now."""
+    last = view["last_round"]
+    if not last:
+        return None
+    winners = set(last.get("winners") or [])
+    rows = []
+    for n, hand in enumerate(last.get("hands") or []):
+        rows.append({
+            "name": names.get(n, "?"),
+            "cards": [card_info(c) for c in hand.split()],
+            "count": engine.hand_points(engine.parse_cards(hand)),
+            "points": last["points"][n],
+            "winner": n in winners,
+            "knocker": last.get("knocker") == n,
+            "went_out": last.get("went_out") == n,
+        })
+    return {
+        "round_no": last.get("round_no"),
+        "reason": REASONS.get(last.get("reason"), last.get("reason")),
+        "undercut": last.get("knocker") is not None and last.get("knocker") not in winners,
+        "rows": rows,
+        "table": [[card_info(c) for c in m.split()] for m in last.get("table") or []],
+    }

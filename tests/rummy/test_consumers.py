@@ -1,0 +1,189 @@
+"""The table's WebSocket (ws/games/<id>/) and the header badge socket (ws/me/), through
+the real ASGI stack (origin check, session auth) with the in-memory channel layer."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from config.asgi import application
+from rummy.models import Game
+from tests.rummy.conftest import cards_shown, start_two
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _cookie(user):
+    client = Client()
+    client.force_login(user)
+    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+
+async def connect(path, user=None, origin=b"http://testserver"):
+    headers = [(b"origin", origin)] if origin else []
+    if user is not None:
+        headers.append((b"cookie", (await database_sync_to_async(_cookie)(user)).encode()))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _code = await communicator.connect()
+    return communicator, connected
+
+
+@pytest.fixture
+def setup(league, cast):
+    return start_two(league, cast), cast
+
+
+async def hand_of(game_id, seat):
+    game = await database_sync_to_async(Game.objects.get)(pk=game_id)
+    return sorted(str(c) for c in game.engine_state().hands[seat])
+
+
+async def test_connect_sends_the_users_own_view(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, ok = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    carol, ok2 = await connect(f"/ws/games/{game.pk}/", cast["carol"])
+    try:
+        assert ok and ok2
+        frame = await alice.receive_from()
+        assert 'id="game-view"' in frame and 'id="flash"' in frame
+        assert sorted(cards_shown(frame)[0]) == await hand_of(game.pk, 0)
+        # No CSRF token in socket frames: they are rendered without a request.
+        assert "csrfmiddlewaretoken" not in frame
+        spectator = await carol.receive_from()
+        assert cards_shown(spectator) == ([], []) and 'id="hand"' not in spectator
+    finally:
+        await alice.disconnect()
+        await carol.disconnect()
+
+
+async def test_outsider_anonymous_and_foreign_origin_are_turned_away(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    for user, origin in ((cast["dave"], b"http://testserver"), (None, b"http://testserver"),
+                         (cast["alice"], b"http://evil.example")):
+        communicator, ok = await connect(f"/ws/games/{game.pk}/", user, origin)
+        assert not ok
+        await communicator.disconnect()
+
+
+async def test_an_action_over_the_socket_updates_everyone_with_their_own_view(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    sockets = {}
+    for name in ("alice", "bob", "carol"):
+        sockets[name], ok = await connect(f"/ws/games/{game.pk}/", cast[name])
+        assert ok
+        await sockets[name].receive_from()
+    try:
+        await sockets["alice"].send_to(text_data=json.dumps(
+            {"action": "draw", "version": str(game.version), "HEADERS": {"HX-Request": "true"}}))
+        assert 'class="flash"' in await sockets["alice"].receive_from()  # message cleared
+        frames = {name: await sockets[name].receive_from(timeout=1) for name in sockets}
+        for frame in frames.values():
+            assert f'data-version="{game.version + 1}"' in frame
+        assert sorted(cards_shown(frames["alice"])[0]) == await hand_of(game.pk, 0)
+        assert sorted(cards_shown(frames["bob"])[0]) == await hand_of(game.pk, 1)
+        assert cards_shown(frames["carol"]) == ([], [])
+        assert 'value="meld"' in frames["alice"] and 'name="action"' not in frames["bob"]
+    finally:
+        for s in sockets.values():
+            await s.disconnect()
+
+
+async def test_a_refusal_goes_to_the_sender_only(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, _ = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    bob, _ = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    await alice.receive_from()
+    await bob.receive_from()
+    try:
+        await bob.send_to(text_data=json.dumps({"action": "draw", "version": game.version}))
+        frame = await bob.receive_from()
+        assert "It is not your turn." in frame and 'id="game-view"' not in frame
+        assert await alice.receive_nothing(timeout=0.2)
+        for junk in ("not json", "[1, 2]", json.dumps({"action": "x" * 9000}),
+                     json.dumps({"action": "draw"}), json.dumps({"action": "fly", "version": 1})):
+            await bob.send_to(text_data=junk)
+            assert 'class="message error"' in await bob.receive_from()
+        assert await alice.receive_nothing(timeout=0.2)
+        fresh = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+        assert fresh.version == game.version
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+
+
+async def test_stale_version_gets_a_message_and_a_fresh_view(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, _ = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    await alice.receive_from()
+    try:
+        await alice.send_to(text_data=json.dumps({"action": "draw", "version": game.version - 1}))
+        frame = await alice.receive_from()
+        assert "The table changed before your action arrived" in frame
+        assert f'data-version="{game.version}"' in frame
+    finally:
+        await alice.disconnect()
+
+
+async def test_draft_edits_answer_the_player_only(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, _ = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    bob, _ = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    await alice.receive_from()
+    await bob.receive_from()
+    try:
+        await alice.send_to(text_data=json.dumps({"action": "draw", "version": game.version}))
+        await alice.receive_from()
+        await alice.receive_from()
+        await bob.receive_from()
+        await alice.send_to(text_data=json.dumps({"action": "meld", "version": game.version + 1}))
+        frame = await alice.receive_from()
+        assert 'id="editor"' in frame
+        await alice.send_to(text_data=json.dumps({"action": "select:h0",
+                                                  "version": game.version + 1}))
+        assert 'aria-pressed="true"' in await alice.receive_from()
+        assert await bob.receive_nothing(timeout=0.2)
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+
+
+async def test_reconnect_catches_up_with_the_current_view(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    bob, _ = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    await bob.receive_from()
+    await bob.disconnect()  # the phone sleeps while alice plays
+    from rummy import services
+
+    await database_sync_to_async(services.draw)(game.pk, cast["alice"], game.version)
+    bob, _ = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    try:
+        assert f'data-version="{game.version + 1}"' in await bob.receive_from()
+    finally:
+        await bob.disconnect()
+
+
+async def test_me_socket_sends_the_move_count_on_connect_and_on_change(setup):
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, ok = await connect("/ws/me/", cast["alice"])
+    bob, ok2 = await connect("/ws/me/", cast["bob"])
+    try:
+        assert ok and ok2
+        frame = await alice.receive_from()
+        assert 'id="move-count"' in frame and ">1</span>" in frame
+        assert 'class="badge empty"' in await bob.receive_from()
+        from rummy import services
+
+        # Alice draws three times: the turn passes to bob (R3.4).
+        for i in range(3):
+            await database_sync_to_async(services.draw)(game.pk, cast["alice"], game.version + i)
+        frames = [await bob.receive_from() for _ in range(3)]
+        assert ">1</span>" in frames[-1]
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+    anonymous, ok = await connect("/ws/me/")
+    assert not ok
+    await anonymous.disconnect()

@@ -1,0 +1,117 @@
+"""The table page (rummy:table): who may see it, and what each viewer sees."""
+
+import pytest
+from django.urls import reverse
+
+from leagues.models import Membership
+from rummy import engine
+from tests.rummy.conftest import cards_shown, set_state, start_two
+
+pytestmark = pytest.mark.django_db
+
+
+def url(game):
+    return reverse("rummy:table", args=[game.pk])
+
+
+def test_player_sees_own_hand_and_only_legal_buttons(client, game, cast):
+    client.force_login(cast["alice"])
+    html = client.get(url(game)).content.decode()
+    shown, revealed = cards_shown(html)
+    hand = [str(c) for c in game.engine_state().hands[0]]
+    assert sorted(shown) == sorted(hand)
+    assert revealed == []
+    assert 'value="draw"' in html and ">Draw<" in html
+    # Nothing drawn yet: no meld, no knock; the stock is not empty: no pass (R3.1, R8).
+    assert 'value="meld"' not in html and 'value="knock"' not in html
+    assert 'value="pass"' not in html
+    assert 'id="hand"' in html and "33 cards in the stock" in html
+    assert 'aria-label="' in html and "Bob" in html
+
+
+def test_player_not_to_move_has_no_buttons(client, game, cast):
+    client.force_login(cast["bob"])
+    html = client.get(url(game)).content.decode()
+    assert 'name="action"' not in html
+    assert "Alice’s turn" in html
+    shown, _ = cards_shown(html)
+    assert sorted(shown) == sorted(str(c) for c in game.engine_state().hands[1])
+
+
+def test_member_spectator_sees_no_hand(client, game, cast):
+    client.force_login(cast["carol"])
+    html = client.get(url(game)).content.decode()
+    assert cards_shown(html) == ([], [])
+    assert 'id="hand"' not in html and 'name="action"' not in html
+    assert "hands are hidden" in html
+
+
+def test_private_league_game_is_404_for_outsider(client, game, cast):
+    client.force_login(cast["dave"])
+    assert client.get(url(game)).status_code == 404
+
+
+def test_anonymous_is_sent_to_log_in(client, game):
+    response = client.get(url(game))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_public_league_game_can_be_watched_by_any_signed_in_user(client, public_league, cast):
+    game = start_two(public_league, cast)
+    client.force_login(cast["dave"])
+    response = client.get(url(game))
+    assert response.status_code == 200
+    assert cards_shown(response.content.decode()) == ([], [])
+
+
+def test_sort_toggle_by_rank_and_by_suit_without_js(client, league, cast):
+    state = engine.position(["KC 2S 2C KH 5D", "3C 4C 5C"], stock="9C 9D 9H")
+    game = set_state(start_two(league, cast), state)
+    client.force_login(cast["alice"])
+    by_rank, _ = cards_shown(client.get(url(game) + "?sort=rank").content.decode())
+    assert by_rank == ["2C", "2S", "5D", "KC", "KH"]
+    # The choice is remembered for later pages (e.g. after a POST redirect).
+    again, _ = cards_shown(client.get(url(game)).content.decode())
+    assert again == by_rank
+    by_suit, _ = cards_shown(client.get(url(game) + "?sort=suit").content.decode())
+    assert by_suit == ["2C", "KC", "5D", "KH", "2S"]
+
+
+def test_cards_have_words_for_screen_readers(client, league, cast):
+    state = engine.position(["10H AS QC *", "3C 4C 5C"], table=["7D 8D *9D"], stock="9C")
+    game = set_state(start_two(league, cast), state)
+    client.force_login(cast["alice"])
+    html = client.get(url(game)).content.decode()
+    for label in ("10 of hearts", "ace of spades", "queen of clubs", "joker",
+                  "joker as 9 of diamonds"):
+        assert f'aria-label="{label}"' in html
+    assert "♥<small>H</small>" in html  # suit by symbol and letter, not colour alone
+
+
+def test_htmx_request_gets_the_fragments_only(client, game, cast):
+    client.force_login(cast["alice"])
+    html = client.get(url(game), headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in html
+    assert 'id="game-view"' in html and 'id="flash"' in html
+
+
+def test_round_result_and_final_scores_are_shown(client, league, cast):
+    # Alice knocks with 3 points against Bob's 30: she scores 27 (R7.3) and, with a
+    # target of 20, the game ends: +100 bonus and +25 for the round won (R9.2).
+    state = engine.position(["AC 2D", "KC KD KH"], stock="5S 6S 7S", drawn=1, target=20)
+    game = set_state(start_two(league, cast), state)
+    client.force_login(cast["alice"])
+    response = client.post(reverse("rummy:act", args=[game.pk]),
+                           {"action": "knock", "version": game.version})
+    assert response.status_code == 302
+    html = client.get(url(game)).content.decode()
+    assert "Round 1 result" in html and "a knock" in html
+    assert "Final scores" in html and "152" in html and "winner" in html
+    shown, revealed = cards_shown(html)
+    assert sorted(revealed) == sorted(["AC", "2D", "KC", "KD", "KH"])
+
+
+def test_removed_member_loses_the_page(client, game, cast, league):
+    Membership.objects.filter(league=league, user=cast["carol"]).delete()
+    client.force_login(cast["carol"])
+    assert client.get(url(game)).status_code == 404
