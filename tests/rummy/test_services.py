@@ -140,7 +140,7 @@ def test_stale_or_repeated_submission_is_refused_and_changes_nothing(alice, bob)
     assert game.moves.count() == before.moves.count()
 
 
-@pytest.mark.parametrize("version", ["abc", "", [], {"a": 1}])
+@pytest.mark.parametrize("version", [None, "abc", "", [], {"a": 1}])
 def test_unreadable_version_is_refused(alice, bob, version):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
     with pytest.raises(services.ActionRefused) as refused:
@@ -176,6 +176,15 @@ def test_malformed_actions_change_nothing(alice, bob, action):
     with pytest.raises(services.ActionRefused):
         services.act(game.pk, alice, game.version, action)
     assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_meld_given_as_card_lists_is_logged_as_notation(alice, bob):
+    game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C 3C", "KS QS"], stock="3D 4C",
+                            drawn=1)
+    game = services.meld(game.pk, alice, game.version, [["7H", "8H", "9H"]]).game
+    move = game.moves.get(kind=Move.Kind.MELD)
+    assert move.payload["table"] == ["7H 8H 9H"]
+    check_replay(game)
 
 
 def test_meld_and_knock_ends_round_records_it_and_deals_the_next(alice, bob):
