@@ -15,8 +15,11 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import broadcast, dispatch, services
 from rummy.access import viewable_game
@@ -24,6 +27,34 @@ from rummy.models import Game
 from rummy.presenters import SORTS, table_context
 
 MAX_FRAME = 4096  # a form's fields are a few hundred bytes; anything bigger is refused
+
+
+def scope_language(scope):
+    """The language LocaleMiddleware would pick for this user's pages (the language
+    cookie, then Accept-Language), since sockets do not pass through the middleware."""
+    headers = dict(scope.get("headers") or [])
+    cookies = scope.get("cookies") or {}
+    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME)]
+    accept = headers.get(b"accept-language", b"").decode("latin-1")[:200]
+    candidates += [code for code, _q in parse_accept_lang_header(accept) if code != "*"]
+    for code in candidates:
+        if not code:
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def in_language(language, function):
+    """``function`` run (in the sync thread) with ``language`` active."""
+
+    def run(*args, **kwargs):
+        with translation.override(language):
+            return function(*args, **kwargs)
+
+    return database_sync_to_async(run)
 
 
 def render_view(user, game_id, sort, flash=None):
@@ -46,10 +77,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         sort = (query.get("sort") or ["suit"])[0]
         self.sort = sort if sort in SORTS else "suit"
         self.group = broadcast.game_group(self.game_id)
+        self.language = scope_language(self.scope)
         if not (self.user and self.user.is_authenticated):
             await self.close()
             return
-        frames = await database_sync_to_async(render_view)(self.user, self.game_id, self.sort)
+        frames = await in_language(self.language, render_view)(
+            self.user, self.game_id, self.sort
+        )
         if frames is None:
             await self.close()
             return
@@ -65,17 +99,19 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         data = self._read(text_data)
         if data is None:
-            await self.send(text_data=render_flash(_("The request could not be read.")))
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(_("The request could not be read.")))
             return
         try:
-            outcome = await database_sync_to_async(dispatch.perform)(
+            outcome = await in_language(self.language, dispatch.perform)(
                 self.game_id, self.user, data
             )
         except services.StaleVersion as refusal:
             await self._send_view(flash=refusal.message)
             return
         except services.ActionRefused as refusal:
-            await self.send(text_data=render_flash(refusal.message))
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(refusal.message))
             return
         if not outcome.game_changed:
             # A draft edit is private to the player: answer this page only.
@@ -83,7 +119,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         else:
             # Everyone (this page too) gets the new view through game.updated; clear the
             # sender's old message now.
-            await self.send(text_data=render_flash(None))
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(None))
 
     def _read(self, text_data):
         if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
@@ -98,7 +135,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         return data
 
     async def _send_view(self, flash=None):
-        frames = await database_sync_to_async(render_view)(
+        frames = await in_language(self.language, render_view)(
             self.user, self.game_id, self.sort, flash
         )
         if frames is None:
@@ -122,6 +159,7 @@ class MeConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         self.group = broadcast.user_group(self.user.pk)
+        self.language = scope_language(self.scope)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.moves_changed({})
@@ -134,5 +172,5 @@ class MeConsumer(AsyncWebsocketConsumer):
         """Nothing is sent on this socket by the page; ignore anything that arrives."""
 
     async def moves_changed(self, event):
-        html = await database_sync_to_async(move_count_html)(self.user)
+        html = await in_language(self.language, move_count_html)(self.user)
         await self.send(text_data=html)
