@@ -28,6 +28,34 @@ MESSAGES = {
 }
 
 
+# Why one meld is not valid (R4), by the engine's reason code; parameters are card
+# names such as "8♠", which read the same in every language.
+MELD_REASONS = {
+    "too_short": _("A meld needs at least 3 cards; this one has %(n)d."),
+    "group_identical": _("A group cannot hold two %(card)s."),
+    "group_too_long": _("A group has at most 4 cards, one of each suit; this one has %(n)d."),
+    "mixed": _(
+        "A meld must be cards of one rank in different suits (a group) or cards of one "
+        "suit in consecutive ranks (a sequence)."
+    ),
+    "sequence_identical": _("A sequence cannot hold two %(card)s."),
+    "sequence_wraps": _("A sequence cannot wrap from king to ace to two."),
+    "sequence_gap": _("A sequence needs consecutive ranks: there is a gap between %(low)s and %(high)s."),
+    "not_a_meld": _("These cards do not form a group or a sequence."),
+}
+
+
 def rule_error_message(error) -> str:
     message = MESSAGES.get(error.code)
     return str(message) if message else str(getattr(error, "message", error))
+
+
+def meld_problem_message(error) -> str:
+    """Why one meld is not valid, in the player's language."""
+    template = MELD_REASONS.get(getattr(error, "reason", None) or "")
+    if template is None:
+        return rule_error_message(error)
+    try:
+        return str(template) % error.params
+    except (KeyError, TypeError, ValueError):
+        return rule_error_message(error)

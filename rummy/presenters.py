@@ -21,8 +21,7 @@ SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SORTS = ("suit", "rank")
 REASONS = {
     "knock": gettext_lazy("a knock"),
-    "went_out": gettext_lazy("going out"),
-    "out": gettext_lazy("going out"),
+    "going_out": gettext_lazy("going out"),
     "stock_out": gettext_lazy("the stock ran out"),
     "ended_early": gettext_lazy("the game was ended early"),
 }
@@ -92,12 +91,10 @@ def _meld_info(meld_codes, index, editing, selected):
 def _meld_problem_words(problem):
     if problem is None:
         return ""
-    if problem.code == "joker_undeclared":
-        from rummy.engine_messages import rule_error_message
+    from rummy.engine_messages import meld_problem_message
 
-        return rule_error_message(problem)
-    # The engine's own sentence says exactly what is wrong with this meld (R4).
-    return str(problem)
+    # The engine's reason code says exactly what is wrong with this meld (R4).
+    return meld_problem_message(problem)
 
 
 def table_context(game: Game, user, sort="suit", flash=None):
@@ -107,7 +104,7 @@ def table_context(game: Game, user, sort="suit", flash=None):
     seats = list(game.seats.all())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     ctx = {
-        "game": game, "version": game.version, "sort": sort, "flash": flash,
+        "game": game, "version": game.version, "sort": sort, "flash": flash, "viewer": user,
         "my_seat": my_seat, "is_player": my_seat is not None,
     }
     if game.state is None:

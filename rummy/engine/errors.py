@@ -32,11 +32,16 @@ class RuleError(Exception):
     ``code`` is one of ``ERROR_CODES``; ``message`` says why, in words.
     """
 
-    def __init__(self, code: str, message: str | None = None):
+    def __init__(self, code: str, message: str | None = None, reason: str | None = None,
+                 params: dict | None = None):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown rule error code {code!r}")
         self.code = code
         self.message = message or ERROR_CODES[code]
+        # A finer, machine-readable "why" (e.g. "sequence_gap") with its parameters,
+        # so that the interface can word it in the player's language.
+        self.reason = reason
+        self.params = dict(params or {})
         super().__init__(self.message)
 
     def __repr__(self) -> str:

@@ -59,42 +59,48 @@ def meld_kind(cards: Sequence[Card]) -> str | None:
     return kind
 
 
-def _why_invalid(cards: Sequence[Card]) -> str:
-    """A sentence explaining why an (invalid, fully declared) meld breaks R4."""
+def _why_invalid(cards: Sequence[Card]) -> tuple[str, dict, str]:
+    """Why an (invalid, fully declared) meld breaks R4: (reason, params, sentence)."""
     codes = sorted(c.ecode for c in cards)
     n = len(codes)
     if n < 3:
-        return f"A meld needs at least 3 cards; this one has {n}."
+        return "too_short", {"n": n}, f"A meld needs at least 3 cards; this one has {n}."
     ranks = [c % 13 + 1 for c in codes]
     suits = [SUITS[c // 13] for c in codes]
     if len(set(ranks)) == 1:
         seen = set()
         for c in codes:
             if c in seen:
-                return f"A group cannot hold two {_pretty(c)}."
+                return ("group_identical", {"card": _pretty(c)},
+                        f"A group cannot hold two {_pretty(c)}.")
             seen.add(c)
-        return f"A group has at most 4 cards, one of each suit; this one has {n}."
+        return ("group_too_long", {"n": n},
+                f"A group has at most 4 cards, one of each suit; this one has {n}.")
     if len(set(suits)) != 1:
-        return ("A meld must be cards of one rank in different suits (a group) "
+        return ("mixed", {},
+                "A meld must be cards of one rank in different suits (a group) "
                 "or cards of one suit in consecutive ranks (a sequence).")
     seen = set()
     for c in codes:
         if c in seen:
-            return f"A sequence cannot hold two {_pretty(c)}."
+            return ("sequence_identical", {"card": _pretty(c)},
+                    f"A sequence cannot hold two {_pretty(c)}.")
         seen.add(c)
     rs = set(ranks)
     missing = sorted(set(range(1, 14)) - rs)
     if 13 in rs and 2 in rs and missing == list(range(missing[0], missing[-1] + 1)):
         # consecutive only if ranks went round the corner (R4.3: no wrapping)
-        return "A sequence cannot wrap from king to ace to two."
+        return "sequence_wraps", {}, "A sequence cannot wrap from king to ace to two."
     # find the first gap in the more favourable ace reading
     order = sorted(14 if (r == 1 and 12 in rs) else r for r in ranks)
     for a, b in zip(order, order[1:]):
         if b != a + 1:
             sym = SUIT_SYMBOLS[suits[0]]
-            lo, hi = rank_name(1 if a == 14 else a), rank_name(1 if b == 14 else b)
-            return f"A sequence needs consecutive ranks: there is a gap between {lo}{sym} and {hi}{sym}."
-    return "These cards do not form a group or a sequence."
+            lo = rank_name(1 if a == 14 else a) + sym
+            hi = rank_name(1 if b == 14 else b) + sym
+            return ("sequence_gap", {"low": lo, "high": hi},
+                    f"A sequence needs consecutive ranks: there is a gap between {lo} and {hi}.")
+    return "not_a_meld", {}, "These cards do not form a group or a sequence."
 
 
 def meld_problem(cards: Sequence[Card]) -> RuleError | None:
@@ -108,7 +114,8 @@ def meld_problem(cards: Sequence[Card]) -> RuleError | None:
                              "Say which card the joker stands for (R4.4).")
     if meld_kind(cards) is not None:
         return None
-    return RuleError("invalid_meld", _why_invalid(cards))
+    reason, params, sentence = _why_invalid(cards)
+    return RuleError("invalid_meld", sentence, reason=reason, params=params)
 
 
 def validate_meld(cards: Sequence[Card]) -> str:

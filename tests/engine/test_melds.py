@@ -114,3 +114,21 @@ def test_joker_options_are_exactly_the_fitting_cards(others):
     for joker in JOKER_AS:
         fits = reference_kind(others + [joker]) in ("group", "sequence")
         assert (joker.declared in options) == fits
+
+
+@pytest.mark.parametrize(
+    "meld, reason, params",
+    [
+        ("7H 8H", "too_short", {"n": 2}),
+        ("8S 8S 8H", "group_identical", {"card": "8♠"}),
+        ("8S 8H 8D 8C 8S", "group_identical", {"card": "8♠"}),
+        ("7H 8S 9H", "mixed", {}),
+        ("7H 7H 8H", "sequence_identical", {"card": "7♥"}),
+        ("KS AS 2S", "sequence_wraps", {}),
+        ("7H 9H 10H", "sequence_gap", {"low": "7♥", "high": "9♥"}),
+    ],
+)
+def test_invalid_meld_carries_a_reason_code_for_translation(meld, reason, params):
+    """R4: the interface words the reason in the player's language from code + params."""
+    problem = meld_problem(parse_cards(meld))
+    assert (problem.code, problem.reason, problem.params) == ("invalid_meld", reason, params)
