@@ -115,3 +115,17 @@ def test_removed_member_loses_the_page(client, game, cast, league):
     Membership.objects.filter(league=league, user=cast["carol"]).delete()
     client.force_login(cast["carol"])
     assert client.get(url(game)).status_code == 404
+
+
+def test_going_out_is_named_as_the_reason(client, league, cast):
+    # R6.2/R7.5: Alice melds her last cards; the next round is dealt by itself and the
+    # page names how the last one ended.
+    state = engine.position(["7H 8H 9H", "KC KD 2H"], stock="5S 6S 7S 2C 3C", drawn=1)
+    game = set_state(start_two(league, cast), state)
+    client.force_login(cast["alice"])
+    table = engine.format_cards(engine.parse_cards("7H 8H 9H"))
+    from rummy import services
+
+    services.meld(game.pk, cast["alice"], game.version, [table])
+    html = client.get(url(game)).content.decode()
+    assert "The round ended by going out." in html
