@@ -1,0 +1,222 @@
+"""Browser tests: a real daphne server and Debian's Chromium driven by Playwright.
+
+* ``server``: daphne (WebSockets need it; pytest-django's live_server is WSGI only) on
+  a free loopback port, against a scratch SQLite file migrated first, with the
+  in-memory channel layer (one process) and DEBUG on (WhiteNoise serves static files
+  from the finders). No ``django_db`` fixture: everything goes over HTTP, except what
+  ``django_snippet`` does in a separate process with the same environment.
+* ``phone``: a factory of 360x740 touch "phones", one browser context (own cookies,
+  own user) each. Playwright never downloads a browser here: /usr/bin/chromium only.
+* On failure every phone's page is saved to test-artifacts/e2e/<test>-<name>.png.
+"""
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "e2e"
+CHROMIUM = os.environ.get("E2E_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+SERVER_START_SECONDS = 30
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _python():
+    venv = ROOT / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+def _daphne():
+    venv = ROOT / ".venv" / "bin" / "daphne"
+    return str(venv) if venv.exists() else shutil.which("daphne") or "daphne"
+
+
+@pytest.fixture(scope="session")
+def server_env(tmp_path_factory):
+    """The environment of the server and of every helper process: the embedded default
+    (SQLite file, in-memory channel layer, DEBUG on), whatever the caller's shell has."""
+    env = dict(os.environ)
+    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS",
+                 "CSRF_TRUSTED_ORIGINS"):
+        env.pop(name, None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SQLITE_PATH=str(tmp_path_factory.mktemp("e2e-db") / "e2e.sqlite3"),
+        DEBUG="1",
+        PYTHONUNBUFFERED="1",
+    )
+    subprocess.run([_python(), "manage.py", "migrate", "--noinput", "-v", "0"],
+                   cwd=ROOT, env=env, check=True, timeout=120)
+    return env
+
+
+@pytest.fixture(scope="session")
+def server(server_env, tmp_path_factory):
+    """The base URL of a running daphne; stopped (its process group) even on failure."""
+    port = _free_port()
+    log_path = tmp_path_factory.mktemp("e2e-log") / "daphne.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(
+        [_daphne(), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_SECONDS
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"daphne exited ({proc.returncode}):\n{log_path.read_text()}")
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"daphne did not answer /healthz:\n{log_path.read_text()}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        log.close()
+        if os.environ.get("E2E_SERVER_LOG"):
+            print(log_path.read_text())
+
+
+@pytest.fixture
+def django_snippet(server_env):
+    """Run Python code with Django set up against the server's database, in a separate
+    process (the test process never touches that database itself). Returns stdout."""
+
+    def run(code, *args):
+        prelude = "import django, sys\ndjango.setup()\n"
+        done = subprocess.run(
+            [_python(), "-c", prelude + code, *map(str, args)],
+            cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=60,
+        )
+        if done.returncode:
+            raise RuntimeError(f"snippet failed:\n{done.stdout}\n{done.stderr}")
+        return done.stdout
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (make test-e2e does)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                      headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+# Counts the table socket's opens and frames, so a test can wait for the live page
+# (htmx's ws extension fires these events on the element holding ws-connect).
+SOCKET_PROBE = """
+(() => {
+  window.__e2e = {opens: 0, frames: 0, closes: 0, log: []};
+  document.addEventListener("htmx:wsOpen", (e) => {
+    if (e.target && e.target.id === "game") { window.__e2e.opens += 1; }
+    window.__e2e.log.push(["open", e.target && e.target.id, Date.now()]);
+  });
+  document.addEventListener("htmx:wsClose", (e) => {
+    if (e.target && e.target.id === "game") { window.__e2e.closes += 1; }
+    window.__e2e.log.push(["close", e.target && e.target.id, Date.now(), e.detail && e.detail.event && e.detail.event.code]);
+  });
+  document.addEventListener("htmx:wsAfterMessage", (e) => {
+    if (e.target && e.target.id === "game") { window.__e2e.frames += 1; }
+  });
+})();
+"""
+
+
+@pytest.fixture
+def phone(browser, server, request):
+    """``phone("alice")`` -> a Page in its own context at a phone viewport."""
+    contexts = []
+    request.node.e2e_pages = {}
+
+    def make(name):
+        context = browser.new_context(base_url=server, locale="en", **PHONE)
+        context.set_default_timeout(10_000)
+        context.set_default_navigation_timeout(20_000)
+        context.add_init_script(SOCKET_PROBE)
+        contexts.append(context)
+        page = context.new_page()
+        request.node.e2e_pages[name] = page
+        return page
+
+    yield make
+    for context in contexts:
+        try:
+            context.close()
+        except Exception:  # the browser may already be gone; nothing left to free
+            pass
+
+
+def _slug(text):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:100]
+
+
+def screenshot_all(item, suffix=""):
+    """Save every page of the test as test-artifacts/e2e/<test>-<name><suffix>.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for name, page in getattr(item, "e2e_pages", {}).items():
+        path = ARTIFACTS / f"{_slug(item.name)}-{name}{suffix}.png"
+        try:
+            page.screenshot(path=str(path), full_page=True, timeout=10_000)
+            saved.append(path)
+        except Exception as error:  # a crashed page must not hide the real failure
+            print(f"e2e: no screenshot of {name}: {error}")
+    return saved
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        for path in screenshot_all(item):
+            report.sections.append(("e2e screenshot", str(path.relative_to(ROOT))))
