@@ -10,7 +10,7 @@ import logging
 
 from django.utils import timezone
 
-from rummy import services
+from rummy import notifications, services
 from rummy.models import Game
 
 log = logging.getLogger(__name__)
@@ -42,4 +42,6 @@ def tick(now=None, limit=200) -> int:
     for game in due:
         if enforce_deadline(game):
             played += 1
+    # Reminders and missed "your move"/result emails; logs its own failures.
+    notifications.clock_pass(now)
     return played

@@ -175,3 +175,61 @@ class Draft(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_draft_per_seat")]
+
+
+class NotificationPrefs(models.Model):
+    """Which emails a player wants (async-play issue). No row means the defaults: all.
+    Nothing is ever sent to an unverified address, whatever these say."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
+    )
+    your_move = models.BooleanField(_("when it becomes my move"), default=True)
+    reminders = models.BooleanField(_("a reminder before my time runs out"), default=True)
+    results = models.BooleanField(_("the result of a game I played"), default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("notification preferences")
+        verbose_name_plural = _("notification preferences")
+
+    def __str__(self):
+        return f"Notification preferences of {self.user}"
+
+
+class Notice(models.Model):
+    """The ledger of emails sent: one row per (user, game, kind, turn). The row is
+    inserted BEFORE the email is sent, so the unique constraints make a duplicate
+    impossible, even with two clock processes or a clock racing a page request."""
+
+    class Kind(models.TextChoices):
+        YOUR_MOVE = "your_move", _("Your move")
+        REMINDER = "reminder", _("Reminder")
+        RESULT = "result", _("Result")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    # The turn the notice is about (Game.turn_started_at); None for a result.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # NULLs are distinct in a unique index, hence a second constraint for results.
+            models.UniqueConstraint(
+                fields=["user", "game", "kind", "turn_started_at"],
+                condition=models.Q(turn_started_at__isnull=False),
+                name="one_notice_per_turn",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "game", "kind"],
+                condition=models.Q(turn_started_at__isnull=True),
+                name="one_notice_per_game",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} to {self.user_id} about game {self.game_id}"

@@ -94,8 +94,9 @@ def _locked_game(game_id) -> Game:
         raise ActionRefused(_("There is no such game."), code="no_game") from None
 
 
-def _check_version(game: Game, expected_version):
-    if expected_version is None:
+def _check_version(game: Game, expected_version, required=False):
+    if expected_version is None and not required:
+        # Only seating changes before the start may omit it (nothing to apply twice).
         return
     try:
         expected = int(expected_version)
@@ -137,9 +138,11 @@ def _save(game: Game, new_state, moves, **fields):
 
 
 def _after_commit(game_id, version):
-    from rummy import broadcast
+    from rummy import broadcast, notifications
 
     broadcast.game_updated(game_id, version)
+    # Emails ("your move", result): logs its own failures, never raises.
+    notifications.after_game_change(game_id)
 
 
 def _turn_fields(game: Game, state, now):
@@ -328,7 +331,7 @@ def act(game_id, user, expected_version, action: dict) -> Result:
         raise ActionRefused(_("Unknown action."), code="bad_action")
     game = _locked_game(game_id)
     seat = _acting_seat(game, user)
-    _check_version(game, expected_version)
+    _check_version(game, expected_version, required=True)
     new_state = _apply_engine(game, seat.number, action)
     moves = [(ACTION_KINDS[action["do"]], seat.number, user, _loggable(action))]
     if seat.timeouts_in_row:
@@ -356,8 +359,11 @@ def pass_turn(game_id, user, expected_version):
 def _loggable(action):
     logged = {"do": action["do"]}
     if action["do"] == "meld":
+        # The engine accepted the meld, so each item is a notation string or a list of
+        # cards/notation strings; str() of either is notation.
         logged["table"] = [
-            m if isinstance(m, str) else engine.format_cards(m) for m in action["table"]
+            m if isinstance(m, str) else " ".join(str(card) for card in m)
+            for m in action["table"]
         ]
         logged["knock"] = bool(action.get("knock"))
     return logged
@@ -369,7 +375,7 @@ def timeout(game_id, expected_version) -> Result:
     (R3.4), or passes when the stock is empty (R8). Version-checked like every action,
     so two clock processes can never play one timeout twice."""
     game = _locked_game(game_id)
-    _check_version(game, expected_version)
+    _check_version(game, expected_version, required=True)
     if game.status != Game.Status.ACTIVE:
         raise ActionRefused(_("This game is not in progress."), code="not_active")
     if game.turn_deadline is None or game.turn_deadline > timezone.now():

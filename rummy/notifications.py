@@ -1,0 +1,472 @@
+"""Email notifications (async-play issue): "your move", reminders, results, verification.
+
+Rules that hold everywhere here:
+
+- Nothing is sent to an inactive user, an empty or unverified address, or for a kind
+  the user switched off (``NotificationPrefs``); the verification email is the one
+  exception to "verified only".
+- At most one email per (user, game, kind, turn): a ``Notice`` row is inserted FIRST,
+  its unique constraint turning a second clock process, a retry or a race into an
+  IntegrityError, and only then is the email sent. A failed send releases its claims so
+  that the next clock pass may try again.
+- Emails go out after the game's transaction has committed (``services._after_commit``
+  calls ``after_game_change``) and a failing mail server is logged, never raised: a move
+  is never broken or rolled back by email.
+- Several games awaiting a user's move are grouped into one email.
+"""
+
+import logging
+import smtplib
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from rummy.models import Game, Notice, NotificationPrefs
+from rummy.templatetags.clock_tags import absolute_text, time_left_text
+
+log = logging.getLogger(__name__)
+
+# The preference each kind of notice obeys (the names are NotificationPrefs fields).
+PREF_OF_KIND = {
+    Notice.Kind.YOUR_MOVE: "your_move",
+    Notice.Kind.REMINDER: "reminders",
+    Notice.Kind.RESULT: "results",
+}
+PREFS = ("your_move", "reminders", "results")
+ALL = "all"
+
+UNSUBSCRIBE_SALT = "carousel.notifications.unsubscribe"
+VERIFY_SALT = "carousel.notifications.verify-email"
+VERIFY_MAX_AGE = timedelta(days=3)
+
+# A reminder is due once a quarter of the turn's time is left.
+REMINDER_FRACTION = 4
+# The clock only looks this far ahead for reminders: a quarter of the longest turn time a
+# season offers. (A longer turn, which no season offers, is reminded this late.)
+REMINDER_HORIZON = timedelta(seconds=7 * 86400 // REMINDER_FRACTION)
+# The clock's catch-up for "your move" and result emails that were never claimed (a
+# process that died between commit and send, or a send that failed).
+CATCH_UP = timedelta(hours=1)
+
+MAIL_ERRORS = (smtplib.SMTPException, OSError)
+
+
+class BadToken(Exception):
+    """A token that is forged, damaged, expired or out of date; ``message`` says which."""
+
+    def __init__(self, message):
+        super().__init__(str(message))
+        self.message = str(message)
+
+
+# --- Who wants what -------------------------------------------------------------------
+
+
+def prefs_for(user) -> NotificationPrefs:
+    """The user's preferences; unsaved defaults (everything on) when they never chose."""
+    try:
+        return user.notification_prefs
+    except NotificationPrefs.DoesNotExist:
+        return NotificationPrefs(user=user)
+
+
+def can_email(user) -> bool:
+    return bool(user and user.is_active and user.email and user.email_verified)
+
+
+def wants(user, kind) -> bool:
+    return can_email(user) and getattr(prefs_for(user), PREF_OF_KIND[kind])
+
+
+# --- Tokens and links -----------------------------------------------------------------
+
+
+def absolute_url(path):
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(user, pref):
+    """A token that switches off ``pref`` (or ``ALL``) for ``user``. It does not expire:
+    an old email's link must keep working."""
+    return signing.dumps({"u": user.pk, "p": pref}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token):
+    """(user, pref) from a token; BadToken when it is not one of ours."""
+    from django.contrib.auth import get_user_model
+
+    try:
+        data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+        user_id, pref = data["u"], data["p"]
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise BadToken(_("This unsubscribe link is not valid. It may have been cut short "
+                         "by your email program; you can also change your emails in "
+                         "your notification settings.")) from None
+    if pref not in (*PREFS, ALL):
+        raise BadToken(_("This unsubscribe link is not valid."))
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        raise BadToken(_("This unsubscribe link belongs to an account that no longer exists."))
+    return user, pref
+
+
+def unsubscribe(user, pref):
+    """Switch off ``pref`` (or every kind) for ``user``."""
+    prefs = prefs_for(user)
+    for name in PREFS if pref == ALL else (pref,):
+        setattr(prefs, name, False)
+    prefs.save()
+    return prefs
+
+
+def unsubscribe_url(user, pref):
+    return absolute_url(reverse("notify:unsubscribe", args=[unsubscribe_token(user, pref)]))
+
+
+def verification_token(user):
+    # Bound to the address: a link sent to an old address cannot verify a new one.
+    return signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
+
+
+def read_verification_token(token):
+    """The user whose current address the token proves; BadToken otherwise."""
+    from django.contrib.auth import get_user_model
+
+    try:
+        data = signing.loads(token, salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
+        user_id, email = data["u"], data["e"]
+    except signing.SignatureExpired:
+        raise BadToken(_("This verification link has expired. Ask for a new one from your "
+                         "notification settings.")) from None
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        raise BadToken(_("This verification link is not valid. It may have been cut short "
+                         "by your email program; ask for a new one from your notification "
+                         "settings.")) from None
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        raise BadToken(_("This verification link belongs to an account that no longer "
+                         "exists."))
+    if user.email.lower() != str(email).lower():
+        raise BadToken(_("This verification link was sent to an address you no longer "
+                         "use. Ask for a new one from your notification settings."))
+    return user
+
+
+# --- Sending --------------------------------------------------------------------------
+
+
+def _send(user, subject, template, context, pref=None, build_url=absolute_url) -> bool:
+    """Render ``email/<template>.txt`` and ``.html`` and send them to ``user``. With
+    ``pref``, the email carries that kind's one-click unsubscribe link and headers.
+    True when the mail server accepted it; errors are logged, never raised."""
+    context = {
+        "user": user,
+        "site_url": build_url("/"),
+        "settings_url": build_url(reverse("notify:settings")),
+        **context,
+    }
+    headers = {}
+    if pref:
+        link = unsubscribe_url(user, pref)
+        context["unsubscribe_url"] = link
+        headers["List-Unsubscribe"] = f"<{link}>"
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=render_to_string(f"email/{template}.txt", context),
+        to=[user.email],
+        headers=headers,
+    )
+    message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
+    try:
+        message.send()
+    except MAIL_ERRORS:
+        log.warning("could not send the %s email to user %s", template, user.pk, exc_info=True)
+        return False
+    return True
+
+
+def _claim(user, game, kind, turn_started_at):
+    """Insert the Notice that says this email is (being) sent; None when it already was."""
+    try:
+        with transaction.atomic():
+            return Notice.objects.create(
+                user=user, game=game, kind=kind, turn_started_at=turn_started_at
+            )
+    except IntegrityError:
+        return None
+
+
+def _release(notices):
+    Notice.objects.filter(pk__in=[n.pk for n in notices]).delete()
+
+
+def _claim_current_turns(user, games, kind):
+    """Claim ``kind`` for each game's current turn, then re-read the games and drop (and
+    release) those whose turn moved on meanwhile: a notice that comes after the player
+    already moved does nothing."""
+    claimed = {}
+    for game in games:
+        notice = _claim(user, game, kind, game.turn_started_at)
+        if notice is not None:
+            claimed[game.pk] = (game, notice)
+    if not claimed:
+        return []
+    current = set(
+        Game.objects.filter(pk__in=claimed, status=Game.Status.ACTIVE, to_move=user)
+        .values_list("pk", "turn_started_at")
+    )
+    games, stale = [], []
+    for game, notice in claimed.values():
+        if (game.pk, game.turn_started_at) in current:
+            games.append((game, notice))
+        else:
+            stale.append(notice)
+    _release(stale)
+    return games
+
+
+def _game_line(game, user, now):
+    others = [s.user.name for s in game.seats.all() if s.user_id != user.pk]
+    return {
+        "game": game,
+        "league": game.league.name,
+        "opponents": ", ".join(others),
+        "url": absolute_url(game.get_absolute_url()),
+        "deadline": absolute_text(game.turn_deadline) if game.turn_deadline else "",
+        "time_left": time_left_text(game.turn_deadline, now) if game.turn_deadline else "",
+    }
+
+
+def _with_lines():
+    return Game.objects.select_related("league").prefetch_related("seats__user")
+
+
+# --- "Your move" ----------------------------------------------------------------------
+
+
+def _noticed(kind, user_ref="to_move"):
+    return Exists(
+        Notice.objects.filter(
+            game=OuterRef("pk"),
+            user=OuterRef(user_ref),
+            kind=kind,
+            turn_started_at=OuterRef("turn_started_at"),
+        )
+    )
+
+
+def notify_user_turns(user, now=None) -> int:
+    """One email listing every game awaiting ``user``'s move that has not been notified
+    for its current turn. Returns the number of games the email listed (0: none sent)."""
+    if not wants(user, Notice.Kind.YOUR_MOVE):
+        return 0
+    now = now or timezone.now()
+    pending = list(
+        _with_lines()
+        .filter(status=Game.Status.ACTIVE, to_move=user, turn_started_at__isnull=False)
+        .exclude(_noticed(Notice.Kind.YOUR_MOVE))
+        .order_by("turn_deadline")
+    )
+    claimed = _claim_current_turns(user, pending, Notice.Kind.YOUR_MOVE)
+    if not claimed:
+        return 0
+    lines = [_game_line(game, user, now) for game, _notice in claimed]
+    waiting = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
+    subject = ngettext(
+        "Your move in %(league)s", "Your move in %(count)d games", len(lines)
+    ) % {"league": lines[0]["league"], "count": len(lines)}
+    context = {"games": lines, "others_waiting": max(waiting - len(lines), 0)}
+    if _send(user, subject, "your_move", context, pref="your_move"):
+        return len(lines)
+    _release([notice for _game, notice in claimed])
+    return 0
+
+
+def notify_turns(game_ids, now=None) -> int:
+    """After ``game_ids`` changed: tell each player now to move (grouped per player).
+    Returns how many emails were sent."""
+    users = _users(
+        Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE)
+        .values_list("to_move", flat=True)
+    )
+    return sum(1 for user in users if notify_user_turns(user, now))
+
+
+def _users(user_ids):
+    from django.contrib.auth import get_user_model
+
+    ids = {pk for pk in user_ids if pk is not None}
+    return list(
+        get_user_model().objects.filter(pk__in=ids).select_related("notification_prefs")
+    )
+
+
+# --- Results --------------------------------------------------------------------------
+
+
+def notify_result(game) -> int:
+    """One result email per seated player who wants it, once per game."""
+    if game.status != Game.Status.FINISHED:
+        return 0
+    seats = sorted(
+        game.seats.select_related("user", "user__notification_prefs"),
+        key=lambda s: (-(s.final_score or 0), s.number if s.number is not None else 99),
+    )
+    standings = [
+        {"name": s.user.name, "score": s.final_score, "winner": s.is_winner,
+         "rounds_won": s.rounds_won}
+        for s in seats
+    ]
+    winners = [s.user.name for s in seats if s.is_winner]
+    sent = 0
+    for seat in seats:
+        user = seat.user
+        if not wants(user, Notice.Kind.RESULT):
+            continue
+        notice = _claim(user, game, Notice.Kind.RESULT, None)
+        if notice is None:
+            continue
+        if seat.is_winner:
+            subject = _("You won in %(league)s!") % {"league": game.league.name}
+        else:
+            subject = _("Game over in %(league)s") % {"league": game.league.name}
+        context = {
+            "game": game,
+            "league": game.league.name,
+            "url": absolute_url(game.get_absolute_url()),
+            "standings": standings,
+            "winners": ", ".join(winners),
+            "you_won": seat.is_winner,
+            "your_score": seat.final_score,
+            "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
+            == "ended_early",
+        }
+        if _send(user, subject, "result", context, pref="results"):
+            sent += 1
+        else:
+            _release([notice])
+    return sent
+
+
+# --- The hooks ------------------------------------------------------------------------
+
+
+def after_game_change(game_id):
+    """Called by ``services`` after every committed change of a game. Never raises: an
+    email problem must not reach the player who moved."""
+    try:
+        game = Game.objects.select_related("league").filter(pk=game_id).first()
+        if game is None:
+            return
+        with translation.override(settings.LANGUAGE_CODE):
+            if game.status == Game.Status.ACTIVE:
+                notify_turns([game.pk])
+            elif game.status == Game.Status.FINISHED:
+                notify_result(game)
+    except Exception:
+        log.exception("notifications for game %s failed", game_id)
+
+
+def send_due_reminders(now=None) -> int:
+    """Remind each player whose turn has a quarter (or less) of its time left, once per
+    turn, grouped per player. Returns how many emails were sent."""
+    now = now or timezone.now()
+    candidates = (
+        _with_lines()
+        .filter(
+            status=Game.Status.ACTIVE,
+            to_move__isnull=False,
+            to_move__email_verified=True,
+            turn_started_at__isnull=False,
+            turn_deadline__gt=now,
+            turn_deadline__lte=now + REMINDER_HORIZON,
+        )
+        .exclude(_noticed(Notice.Kind.REMINDER))
+        .order_by("turn_deadline")
+    )
+    due = {}
+    for game in candidates:
+        quarter = (game.turn_deadline - game.turn_started_at) / REMINDER_FRACTION
+        if now >= game.turn_deadline - quarter:
+            due.setdefault(game.to_move_id, []).append(game)
+    sent = 0
+    for user in _users(due):
+        if not wants(user, Notice.Kind.REMINDER):
+            continue
+        claimed = _claim_current_turns(user, due[user.pk], Notice.Kind.REMINDER)
+        if not claimed:
+            continue
+        lines = [_game_line(game, user, now) for game, _notice in claimed]
+        subject = ngettext(
+            "Reminder: your move in %(league)s, %(left)s",
+            "Reminder: %(count)d games await your move",
+            len(lines),
+        ) % {"league": lines[0]["league"], "left": lines[0]["time_left"], "count": len(lines)}
+        if _send(user, subject, "reminder", {"games": lines}, pref="reminders"):
+            sent += 1
+        else:
+            _release([notice for _game, notice in claimed])
+    return sent
+
+
+def catch_up(now=None) -> int:
+    """Send "your move" and result emails that recent changes should have sent but did
+    not (the process died after commit, or the mail server failed). Only looks back
+    ``CATCH_UP``, so it never digs up old turns."""
+    now = now or timezone.now()
+    since = now - CATCH_UP
+    turn_users = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            to_move__email_verified=True,
+            turn_started_at__gte=since,
+        )
+        .exclude(_noticed(Notice.Kind.YOUR_MOVE))
+        .values_list("to_move", flat=True)
+    )
+    sent = sum(1 for user in _users(turn_users) if notify_user_turns(user, now))
+    finished = Game.objects.filter(
+        status=Game.Status.FINISHED, finished_at__gte=since
+    ).select_related("league")
+    for game in finished:
+        sent += notify_result(game)
+    return sent
+
+
+def clock_pass(now=None):
+    """The turn clock's share of notifications (``rummy.clock.tick``). Never raises."""
+    with translation.override(settings.LANGUAGE_CODE):
+        for step in (send_due_reminders, catch_up):
+            try:
+                step(now)
+            except Exception:
+                log.exception("notification step %s failed", step.__name__)
+
+
+# --- Verification ---------------------------------------------------------------------
+
+
+def send_verification_email(user, request=None) -> bool:
+    """Email ``user`` a link that verifies their address: the one email that goes to an
+    unverified address. Links point at the request's host when there is a request, else
+    at ``settings.SITE_URL``. True when the mail server accepted it."""
+    if not (user and user.is_active and user.email):
+        return False
+    path = reverse("notify:verify", args=[verification_token(user)])
+    build_url = request.build_absolute_uri if request is not None else absolute_url
+    context = {
+        "verify_url": build_url(path),
+        "valid_days": VERIFY_MAX_AGE.days,
+    }
+    subject = _("Confirm your email address for Carousel")
+    return _send(user, subject, "verify", context, build_url=build_url)

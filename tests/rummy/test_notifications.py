@@ -1,0 +1,425 @@
+"""rummy.notifications: "your move", reminders and results by email, each at most once
+per game and turn, grouped, after commit, never to an unverified or unsubscribed
+address, and never breaking a move when the mail server fails."""
+
+import datetime
+import threading
+
+import pytest
+import time_machine
+from django.core import mail
+
+from rummy import clock, engine, notifications, services
+from rummy.models import Game, Notice, NotificationPrefs, Seat
+from tests.factories import make_league, make_user, player_at, started_game
+
+pytestmark = pytest.mark.django_db
+
+STOCK = "9H 5D 6D 7C 8C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
+
+
+@pytest.fixture(autouse=True)
+def _locmem_email(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.SITE_URL = "https://carousel.example"
+
+
+def verified(name=None):
+    return make_user(name, email_verified=True)
+
+
+def game_between(alice, bob, turn=0, league=None):
+    """A two-player game with ``alice`` at seat 0 and the seat ``turn`` to move; no email
+    has been sent for it yet (setup runs without on-commit callbacks)."""
+    state = engine.position(hands=["2C 3D", "KS QS"], stock=STOCK, turn=turn)
+    return started_game([alice, bob], league=league, state=state)
+
+
+def draw_until_turn_passes(game, user, capture):
+    """Draw until the turn passes (R3.4: the third draw of a turn ends it)."""
+    game.refresh_from_db()
+    while game.to_move == user:
+        with capture(execute=True):
+            services.draw(game.pk, user, game.version)
+        game.refresh_from_db()
+
+
+def sent_to(user):
+    return [m for m in mail.outbox if m.to == [user.email]]
+
+
+# --- "Your move" ----------------------------------------------------------------------
+
+
+def test_your_move_email_once_per_game_per_turn(django_capture_on_commit_callbacks):
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    assert len(sent_to(alice)) == 1
+    assert game.league.name in mail.outbox[0].subject
+    # A draw keeps the turn (R3.2): the same turn is never announced twice.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.draw(game.pk, alice, game.version)
+    notifications.after_game_change(game.pk)
+    assert len(mail.outbox) == 1
+    # Two more draws end alice's turn (R3.4): now bob is told, once.
+    draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
+    assert player_at(game, 1) == bob and game.to_move == bob
+    assert len(sent_to(bob)) == 1
+    assert len(sent_to(alice)) == 1
+    assert Notice.objects.filter(kind=Notice.Kind.YOUR_MOVE).count() == 2
+
+
+def test_a_new_turn_of_the_same_game_is_announced_again(django_capture_on_commit_callbacks):
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
+    draw_until_turn_passes(game, bob, django_capture_on_commit_callbacks)
+    assert game.to_move == alice
+    assert len(sent_to(alice)) == 2 and len(sent_to(bob)) == 1
+
+
+def test_email_is_sent_only_after_the_move_commits(django_capture_on_commit_callbacks):
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
+                          turn_started_at=game.turn_started_at)
+    for _ in range(3):
+        game.refresh_from_db()
+        with django_capture_on_commit_callbacks() as callbacks:
+            services.draw(game.pk, alice, game.version)
+        for callback in callbacks:
+            assert mail.outbox == []  # nothing before the commit
+            callback()
+    assert len(sent_to(bob)) == 1
+
+
+def test_several_games_awaiting_a_move_come_in_one_email():
+    alice, bob = verified(), verified()
+    first = game_between(alice, bob, turn=1)
+    second = game_between(alice, bob, turn=1)
+    assert notifications.notify_turns([first.pk]) == 1
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [bob.email]
+    assert "2 games" in message.subject
+    for game in (first, second):
+        assert f"https://carousel.example/games/{game.pk}/" in message.body
+        assert game.league.name in message.body
+    # Both are now recorded for their current turn: no further email for either.
+    assert notifications.notify_turns([first.pk, second.pk]) == 0
+    assert len(mail.outbox) == 1
+
+
+def test_an_already_announced_game_is_not_listed_again():
+    alice, bob = verified(), verified()
+    first = game_between(alice, bob, turn=1)
+    notifications.notify_turns([first.pk])
+    second = game_between(alice, bob, turn=1)
+    notifications.notify_turns([second.pk])
+    assert len(mail.outbox) == 2
+    latest = mail.outbox[1]
+    assert f"/games/{second.pk}/" in latest.body
+    assert f"/games/{first.pk}/" not in latest.body.split("more game")[0]
+    assert "One more game is still waiting for you." in latest.body
+
+
+def test_html_alternative_and_absolute_links():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    message = mail.outbox[0]
+    html, mimetype = message.alternatives[0]
+    assert mimetype == "text/html"
+    assert f'href="https://carousel.example/games/{game.pk}/"' in html
+    assert "https://carousel.example/notifications/" in message.body
+
+
+def test_stale_claims_are_released_when_the_player_already_moved():
+    """A notice that comes after the player moved does nothing (a race between reading
+    the games and claiming them)."""
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    stale = Game.objects.get(pk=game.pk)
+    for _ in range(3):
+        game.refresh_from_db()
+        services.draw(game.pk, alice, game.version)
+    claimed = notifications._claim_current_turns(alice, [stale], Notice.Kind.YOUR_MOVE)
+    assert claimed == []
+    assert not Notice.objects.filter(user=alice).exists()
+
+
+# --- Who gets nothing -----------------------------------------------------------------
+
+
+def test_unverified_address_gets_no_email(django_capture_on_commit_callbacks):
+    alice, bob = make_user(), make_user()  # email_verified=False
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
+    with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=1)):
+        assert notifications.send_due_reminders() == 0
+    assert mail.outbox == []
+    assert not Notice.objects.exists()
+
+
+def test_inactive_user_gets_no_email():
+    alice, bob = verified(), verified()
+    alice.is_active = False
+    alice.save()
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    assert mail.outbox == []
+
+
+def test_preferences_are_respected():
+    alice, bob = verified(), verified()
+    NotificationPrefs.objects.create(user=alice, your_move=False)
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    assert mail.outbox == []
+    quarter_left = game.turn_deadline - (game.turn_deadline - game.turn_started_at) / 4
+    with time_machine.travel(quarter_left + datetime.timedelta(seconds=1)):
+        assert notifications.send_due_reminders() == 1  # reminders are still on
+    NotificationPrefs.objects.filter(user=alice).update(reminders=False)
+    second = game_between(alice, bob)
+    with time_machine.travel(second.turn_deadline - datetime.timedelta(minutes=1)):
+        assert notifications.send_due_reminders() == 0
+    assert len(mail.outbox) == 1
+
+
+def test_a_user_who_verifies_later_hears_of_waiting_games():
+    alice, bob = make_user(), verified()
+    first = game_between(alice, bob)
+    notifications.after_game_change(first.pk)
+    assert mail.outbox == []
+    alice.email_verified = True
+    alice.save()
+    second = game_between(alice, bob)
+    notifications.after_game_change(second.pk)
+    assert len(mail.outbox) == 1
+    assert f"/games/{first.pk}/" in mail.outbox[0].body
+    assert f"/games/{second.pk}/" in mail.outbox[0].body
+
+
+# --- Reminders ------------------------------------------------------------------------
+
+
+def test_reminder_at_a_quarter_of_the_time_left_once():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)  # 24 h: the reminder is due 6 h before the deadline
+    due = game.turn_deadline - datetime.timedelta(hours=6)
+    with time_machine.travel(due - datetime.timedelta(minutes=1)):
+        assert notifications.send_due_reminders() == 0
+    with time_machine.travel(due + datetime.timedelta(seconds=1)):
+        assert notifications.send_due_reminders() == 1
+        assert notifications.send_due_reminders() == 0
+    with time_machine.travel(due + datetime.timedelta(hours=3)):
+        assert notifications.send_due_reminders() == 0
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [alice.email]
+    assert "Reminder" in message.subject and "in 5 h 59 min" in message.subject
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_no_reminder_after_the_deadline():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        assert notifications.send_due_reminders() == 0
+
+
+def test_no_reminder_after_the_player_moved(django_capture_on_commit_callbacks):
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    old_deadline = game.turn_deadline
+    with time_machine.travel(game.turn_started_at + datetime.timedelta(hours=12)):
+        draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    # The old turn's reminder time comes, but alice already moved and bob's turn is new.
+    with time_machine.travel(old_deadline - datetime.timedelta(hours=1)):
+        assert notifications.send_due_reminders() == 0
+    assert mail.outbox == []
+
+
+def test_reminders_are_grouped_per_player():
+    alice, bob = verified(), verified()
+    first, second = game_between(alice, bob), game_between(alice, bob)
+    later = max(first.turn_deadline, second.turn_deadline)
+    with time_machine.travel(later - datetime.timedelta(hours=1)):
+        assert notifications.send_due_reminders() == 1
+    assert len(mail.outbox) == 1
+    assert "2 games" in mail.outbox[0].subject
+    assert Notice.objects.filter(kind=Notice.Kind.REMINDER).count() == 2
+
+
+def test_reminder_follows_the_turns_own_length():
+    from tests.factories import make_season
+
+    alice, bob = verified(), verified()
+    league = make_league(alice, members=[bob])
+    make_season(league, turn_seconds=3600)
+    game = game_between(alice, bob, league=league)
+    assert game.turn_deadline - game.turn_started_at == datetime.timedelta(hours=1)
+    with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=16)):
+        assert notifications.send_due_reminders() == 0
+    with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=14)):
+        assert notifications.send_due_reminders() == 1
+
+
+def test_the_clock_sends_reminders_and_still_counts_timeouts():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    with time_machine.travel(game.turn_deadline - datetime.timedelta(hours=1)):
+        assert clock.tick() == 0
+        assert clock.tick() == 0
+    assert len(mail.outbox) == 1 and "Reminder" in mail.outbox[0].subject
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_clock_processes_never_send_one_reminder_twice(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    mail.outbox.clear()
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def run():
+        from django.db import connections
+
+        barrier.wait()
+        try:
+            notifications.send_due_reminders()
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    with time_machine.travel(game.turn_deadline - datetime.timedelta(hours=1)):
+        threads = [threading.Thread(target=run) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert errors == []
+    reminders = [m for m in mail.outbox if "Reminder" in m.subject]
+    assert len(reminders) == 1
+    assert Notice.objects.filter(kind=Notice.Kind.REMINDER).count() == 1
+
+
+# --- Timeouts and absence -------------------------------------------------------------
+
+
+def test_a_timeout_hands_the_turn_over_and_announces_it():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
+                          turn_started_at=game.turn_started_at)
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        # The clock's on-commit hook runs outside a test transaction only; do it by hand.
+        assert clock.tick() == 1
+        notifications.after_game_change(game.pk)
+    assert len(sent_to(bob)) == 1
+    assert Seat.objects.get(game=game, user=alice).timeouts_in_row == 1
+
+
+# --- Results --------------------------------------------------------------------------
+
+
+def test_result_email_once_to_each_player_who_wants_it(django_capture_on_commit_callbacks):
+    alice, bob, carol = verified(), verified(), verified()
+    NotificationPrefs.objects.create(user=carol, results=False)
+    league = make_league(alice, members=[bob, carol])
+    state = engine.position(hands=["2C 3D", "KS QS", "4H 5H"], stock=STOCK,
+                            scores=[40, 90, 10], rounds_won=[1, 2, 0])
+    game = started_game([alice, bob, carol], league=league, state=state)
+    Seat.objects.filter(game=game, user=bob).update(timeouts_in_row=Seat.ABSENT_AFTER)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.end_early(game.pk, alice, game.version)  # alice owns the league
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert len(sent_to(alice)) == 1 and len(sent_to(bob)) == 1 and sent_to(carol) == []
+    assert sent_to(bob)[0].subject.startswith("You won")
+    assert "ended your game" in sent_to(alice)[0].body
+    assert "Bob" not in sent_to(bob)[0].subject
+    notifications.after_game_change(game.pk)
+    notifications.catch_up()
+    assert len(mail.outbox) == 2
+
+
+# --- A failing mail server ------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("backend", ["FailingBackend", "RefusingConnectionBackend"])
+def test_a_failing_mail_server_never_breaks_a_move(settings, backend, caplog):
+    settings.EMAIL_BACKEND = f"tests.mail_backends.{backend}"
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    before = game.version
+    for _ in range(3):
+        game.refresh_from_db()
+        services.draw(game.pk, alice, game.version)  # commits, then the email fails
+    game.refresh_from_db()
+    assert game.to_move == bob and game.version == before + 3
+    assert "could not send" in caplog.text
+    # The failed email's claim is released, so the clock's catch-up retries it.
+    assert not Notice.objects.filter(user=bob).exists()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    mail.outbox = []
+    notifications.clock_pass()
+    assert len(sent_to(bob)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unexpected_notification_error_never_escapes(settings, monkeypatch, caplog):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("bug in notifications")
+
+    monkeypatch.setattr(notifications, "notify_turns", broken)
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    result = services.draw(game.pk, alice, game.version)
+    assert Game.objects.get(pk=game.pk).version == result.version
+    assert "notifications for game" in caplog.text
+
+
+def test_catch_up_only_looks_back_an_hour():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    with time_machine.travel(game.turn_started_at + datetime.timedelta(hours=2)):
+        notifications.catch_up()
+    assert mail.outbox == []
+    with time_machine.travel(game.turn_started_at + datetime.timedelta(minutes=10)):
+        notifications.catch_up()
+    assert len(mail.outbox) == 1
+
+
+# --- Unsubscribe headers --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pref", ["your_move", "reminders", "results"])
+def test_unsubscribe_token_round_trips(pref):
+    alice = verified()
+    user, read = notifications.read_unsubscribe_token(notifications.unsubscribe_token(alice, pref))
+    assert (user, read) == (alice, pref)
+
+
+def test_every_email_carries_its_own_one_click_unsubscribe():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    notifications.after_game_change(game.pk)
+    message = mail.outbox[0]
+    header = message.extra_headers["List-Unsubscribe"]
+    assert header.startswith("<https://carousel.example/notifications/unsubscribe/")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    token = header.strip("<>").rstrip("/").rsplit("/", 1)[1]
+    assert notifications.read_unsubscribe_token(token) == (alice, "your_move")
+    assert header.strip("<>") in message.body
+
