@@ -31,6 +31,17 @@ def enforce_deadline(game: Game) -> bool:
     return True
 
 
+def enforce_overdue(games) -> bool:
+    """Lazy enforcement for a page that lists ``games``: play every passed deadline
+    among them. True when anything changed (the caller reloads)."""
+    now = timezone.now()
+    changed = False
+    for game in games:
+        if game.turn_deadline is not None and game.turn_deadline <= now:
+            changed = enforce_deadline(game) or changed
+    return changed
+
+
 def tick(now=None, limit=200) -> int:
     """One pass of the clock: every game whose deadline has passed. Returns how many
     timeouts this pass played."""

@@ -21,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from rummy import broadcast, dispatch, services
+from rummy import broadcast, clock, dispatch, services
 from rummy.access import viewable_game
 from rummy.models import Game
 from rummy.presenters import SORTS, table_context
@@ -57,11 +57,15 @@ def in_language(language, function):
     return database_sync_to_async(run)
 
 
-def render_view(user, game_id, sort, flash=None):
-    """The user's fragments for the game as it is now, or None if it is gone/hidden."""
+def render_view(user, game_id, sort, flash=None, enforce_clock=False):
+    """The user's fragments for the game as it is now, or None if it is gone/hidden.
+    With ``enforce_clock`` (on connect) a passed deadline is played first, so a page
+    that opens after a missed clock tick never shows a stuck game."""
     game = viewable_game(user, game_id)
     if game is None:
         return None
+    if enforce_clock and clock.enforce_deadline(game):
+        game = viewable_game(user, game_id)
     return render_to_string("rummy/_game_frames.html", table_context(game, user, sort, flash))
 
 
@@ -82,7 +86,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close()
             return
         frames = await in_language(self.language, render_view)(
-            self.user, self.game_id, self.sort
+            self.user, self.game_id, self.sort, enforce_clock=True
         )
         if frames is None:
             await self.close()

@@ -4,6 +4,7 @@ leagues. A fixed number of queries, however many games and seats."""
 
 from django.db.models import F
 
+from rummy import clock
 from rummy.access import games_with_seats
 from rummy.models import Game
 
@@ -32,6 +33,9 @@ def home_games(user):
         .filter(status=Game.Status.ACTIVE, seats__user=user)
         .order_by(F("turn_deadline").asc(nulls_last=True), "pk")
     )
+    if clock.enforce_overdue(active):
+        # A missed clock tick: the timeouts were just played; read the games again.
+        active = active.all()
     your_move, waiting = [], []
     for game in active:
         (your_move if game.to_move_id == user.pk else waiting).append(_row(game, user))

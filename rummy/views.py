@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from leagues.access import get_league_for_member
-from rummy import dispatch, services
+from rummy import clock, dispatch, services
 from rummy.access import get_game_for_viewer
 from rummy.forms import OpenTableForm
 from rummy.presenters import SORTS, table_context
@@ -41,6 +41,9 @@ def _render_table(request, game, flash=None, status=200):
 @login_required
 def table(request, game_id):
     game = get_game_for_viewer(request.user, game_id)
+    if clock.enforce_deadline(game):
+        # The deadline had passed with no clock tick yet: the timeout was just played.
+        game = get_game_for_viewer(request.user, game_id)
     return _render_table(request, game)
 
 

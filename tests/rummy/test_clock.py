@@ -124,3 +124,42 @@ def test_run_clock_command_once():
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
         call_command("run_clock", "--once")
     assert Game.objects.get(pk=game.pk).moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
+
+
+# --- Lazy enforcement wherever a game is loaded (a missed clock tick never sticks) -------
+
+
+def test_opening_the_table_page_plays_a_passed_deadline(client):
+    from django.urls import reverse
+
+    game = _game()
+    watcher = game.seats.get(number=1).user
+    client.force_login(watcher)
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        html = client.get(reverse("rummy:table", args=[game.pk])).content.decode()
+    game.refresh_from_db()
+    assert game.moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
+    assert game.to_move == watcher and "Your turn" in html
+
+
+def test_the_home_page_plays_passed_deadlines_of_its_games(client):
+    from django.urls import reverse
+
+    game = _game()
+    player = game.seats.get(number=1).user
+    client.force_login(player)
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert Game.objects.get(pk=game.pk).moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
+    assert [row["game"].pk for row in response.context["games"]["your_move"]] == [game.pk]
+
+
+def test_a_socket_connecting_after_the_deadline_plays_it_first():
+    from rummy.consumers import render_view
+
+    game = _game()
+    player = game.seats.get(number=1).user
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        render_view(player, game.pk, "suit", enforce_clock=True)
+    assert Game.objects.get(pk=game.pk).moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
