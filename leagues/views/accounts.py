@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from leagues.forms import SignupForm
 from leagues.models import League, User
 from rummy.models import Game, Seat
+from rummy.notifications import send_verification_email
 
 
 def signup(request):
@@ -19,6 +20,10 @@ def signup(request):
         # axes' backend needs the request to authenticate; the new account is known good.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Carousel, %(name)s!") % {"name": user.name})
+        # Game emails go only to verified addresses: ask right away. A mail failure is
+        # logged by the sender and never stops the sign-up.
+        if send_verification_email(user, request):
+            messages.info(request, _("We sent you a link to confirm your email address."))
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 

@@ -28,6 +28,18 @@ def test_signup_creates_account_and_logs_in(client):
 
 
 @pytest.mark.django_db
+def test_signup_sends_a_verification_link_and_the_link_verifies(client, mailoutbox):
+    client.post(reverse("signup"), SIGNUP)
+    user = User.objects.get(username="erika")
+    assert not user.email_verified
+    assert len(mailoutbox) == 1 and mailoutbox[0].to == ["erika@example.com"]
+    link = next(w for w in mailoutbox[0].body.split() if "/notifications/verify/" in w)
+    client.get(link.replace("http://testserver", ""))
+    user.refresh_from_db()
+    assert user.email_verified
+
+
+@pytest.mark.django_db
 def test_signup_applies_password_validators(client):
     data = {**SIGNUP, "password1": "12345678", "password2": "12345678"}
     response = client.post(reverse("signup"), data)
