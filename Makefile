@@ -50,6 +50,12 @@ test-e2e: install
 bench: install
 	$(BIN)/python -m rummy.engine.bench
 
+## Load: 200 players over 50 games through real daphne workers (STACK=pg: 2 workers on
+## PostgreSQL + Redis in a scratch database carousel_bench; STACK=default: 1 on SQLite).
+STACK ?= pg
+bench-load: install
+	$(BIN)/python bench/load.py --stack $(STACK) $(ARGS)
+
 messages: install
 	$(BIN)/python manage.py makemessages -l lv -l et --ignore=.venv
 

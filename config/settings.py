@@ -95,7 +95,20 @@ TEMPLATES = [
 
 # --- Database -------------------------------------------------------------------------
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Under ASGI each request runs in a thread of its own, so persistent connections
+    # (CONN_MAX_AGE) are not reused: every request would connect anew, and leftover
+    # connections pile up towards PostgreSQL's max_connections (the load benchmark hit
+    # both). A connection pool per worker process instead (Django 5.1+, psycopg-pool),
+    # bounded: N workers x DB_POOL_MAX_SIZE must stay below max_connections.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+        "DB_POOL", True
+    ):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", 2)),
+            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", 20)),
+            "timeout": int(os.environ.get("DB_POOL_TIMEOUT", 10)),
+        }
 else:
     DATABASES = {
         "default": {
@@ -123,12 +136,20 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
-                # A group membership must outlive the longest WebSocket (the proxy closes
-                # idle sockets after an hour; see README): otherwise a player silently
-                # stops getting updates. Every consumer also resyncs on reconnect.
+                # A group membership must outlive the longest WebSocket, or a player
+                # whose socket is still open silently stops getting updates. daphne
+                # ends every socket after --websocket_timeout 43200 (12 h, README) and
+                # the proxy's proxy_read_timeout is 1 h (deploy/nginx.conf): 24 h is
+                # above both. Every consumer also resyncs its whole view on reconnect.
                 "group_expiry": int(os.environ.get("CHANNEL_GROUP_EXPIRY", 86400)),
-                # Fan-out: one move sends one small message per connected socket.
+                # Per-socket queue. A move sends ONE message ("game.updated", an id and
+                # a version) to each socket of its game's group, so a socket only fills
+                # if it falls 1500 moves behind; a full queue drops messages (group
+                # sends never block), which 1500 makes a stalled-consumer case only.
+                # The benchmark (200 players, 50 games) peaks at a handful per socket.
                 "capacity": int(os.environ.get("CHANNEL_CAPACITY", 1500)),
+                # An undelivered message older than this is stale anyway: the next
+                # update or the reconnect resync sends the full current view.
                 "expiry": 60,
             },
         }
@@ -191,7 +212,7 @@ USE_TZ = True
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # In development WhiteNoise serves straight from the app and project static folders, so
 # daphne alone serves everything; production serves what collectstatic gathered.

@@ -1,0 +1,405 @@
+"""Load generator: N simulated players over M concurrent games, through the real HTTP and
+WebSocket endpoints of real daphne processes that it starts itself.
+
+    python bench/load.py --stack pg        # 2 daphne workers, PostgreSQL + Redis
+    python bench/load.py --stack default   # 1 daphne, SQLite + in-memory layer
+
+It makes a scratch database (PostgreSQL: ``carousel_bench``, created and dropped; SQLite:
+a temporary file), creates the players, one league and the games through the services,
+gives every player a session cookie, starts the servers (DEBUG off, static files
+collected, as in production but over plain HTTP), opens each player's two sockets (the
+table's ``/ws/games/<id>/`` and the header's ``/ws/me/``), then for ``--duration``
+seconds the player whose view shows a Draw or Pass button POSTs it at once, as the
+table page's HTMX fallback does. It prints actions per second, the move-to-update
+latency (from the POST being sent to each OTHER player's socket frame showing the new
+version) at p50/p95/p99, and the throughput of the trivial ``/healthz`` view on the same
+servers as the baseline. Loopback only; bounded in clients and time; stops by itself.
+"""
+
+import argparse
+import asyncio
+import os
+import re
+import secrets
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+from tests.stack.servers import HOST, start_servers, stop  # noqa: E402
+
+VERSION_RE = re.compile(r'id="game-view"[^>]*data-version="(\d+)"')
+DRAW_RE = re.compile(r'id="btn-draw"')
+PASS_RE = re.compile(r'id="btn-pass"')
+FINAL_RE = re.compile(r'id="final"')
+MAX_PLAYERS, MAX_DURATION = 1000, 300  # bounded, whatever the arguments
+
+
+# --- set-up: a scratch database, rows through the services, sessions --------------------
+
+
+def scratch_env(args, workdir):
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY="bench-" + secrets.token_urlsafe(48),
+        DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        ALLOWED_HOSTS=f"{HOST},localhost",
+        STATIC_ROOT=str(workdir / "static"),
+        AXES_ENABLED="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    if args.stack == "pg":
+        env["DATABASE_URL"] = f"{args.pg_url.rstrip('/')}/{args.pg_db}"
+        env["REDIS_URL"] = args.redis_url
+    else:
+        env["SQLITE_PATH"] = str(workdir / "bench.sqlite3")
+    return env
+
+
+def pg_admin(args, sql):
+    import psycopg
+
+    with psycopg.connect(f"{args.pg_url.rstrip('/')}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def create_database(args, env):
+    if args.stack == "pg":
+        pg_admin(args, f'DROP DATABASE IF EXISTS "{args.pg_db}" WITH (FORCE)')
+        pg_admin(args, f'CREATE DATABASE "{args.pg_db}"')
+    for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
+        subprocess.run([sys.executable, "manage.py", *command], cwd=BASE_DIR, env=env, check=True)
+
+
+def drop_database(args):
+    if args.stack == "pg":
+        pg_admin(args, f'DROP DATABASE IF EXISTS "{args.pg_db}" WITH (FORCE)')
+
+
+def create_rows(args, env):
+    """Players, a league, started games; a session per player. Runs Django in-process
+    against the scratch database, with the servers' SECRET_KEY."""
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from leagues.models import League, Membership, User
+    from rummy import services
+
+    per_game = args.players // args.games
+    users = [
+        User.objects.create_user(username=f"bench{i}", email=f"bench{i}@example.com",
+                                 password=None, display_name=f"Bench {i}")
+        for i in range(per_game * args.games)
+    ]
+    league = League.objects.create(name="Bench", slug="bench")
+    Membership.objects.bulk_create(
+        [Membership(league=league, user=u, role=Membership.Role.MEMBER) for u in users]
+    )
+    games = []
+    for g in range(args.games):
+        seated = users[g * per_game:(g + 1) * per_game]
+        game = services.open_table(league, seated[0], max_seats=per_game)
+        for user in seated[1:]:
+            services.take_seat(game.pk, user)  # a full table starts by itself
+        sessions = []
+        for user in seated:
+            store = SessionStore()
+            store[SESSION_KEY] = str(user.pk)
+            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            store.create()
+            sessions.append(store.session_key)
+        games.append((game.pk, sessions))
+    from django.db import connections
+
+    connections.close_all()
+    return games
+
+
+# --- the load ----------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    actions: int = 0
+    refused: int = 0
+    errors: int = 0
+    server_errors: int = 0
+    frames: int = 0
+    latencies: list = field(default_factory=list)
+    post_times: list = field(default_factory=list)
+
+
+@dataclass
+class Game:
+    pk: int
+    players: list = field(default_factory=list)
+    # Actions not yet seen by everyone: version made on -> (time the POST was sent,
+    # the other players whose socket has not yet shown a later version).
+    pending: dict = field(default_factory=dict)
+    over: bool = False
+
+
+class Player:
+    def __init__(self, game, session, server, stats, deadline, http):
+        self.game = game
+        self.session = session
+        self.server = server
+        self.stats = stats
+        self.deadline = deadline
+        self.http = http
+        self.csrf = secrets.token_hex(16)
+        self.acted_on = -1
+        self.seen = -1
+        self.started = False
+        self.held = None  # the frames before the start: only the last one matters
+
+    def on_socket_frame(self, html, now):
+        if self.started:
+            self.on_frame(html, now)
+        elif VERSION_RE.search(html):
+            self.held = html
+
+    def start(self, now):
+        self.started = True
+        if self.held:
+            self.on_frame(self.held, now)
+            self.held = None
+
+    @property
+    def headers(self):
+        return {"Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
+                "Origin": f"http://{HOST}:{self.server.port}"}
+
+    def on_frame(self, html, now):
+        match = VERSION_RE.search(html)
+        if not match:
+            return  # a flash-only frame
+        version = int(match.group(1))
+        self.seen = max(self.seen, version)
+        pending = self.game.pending
+        for base in [b for b in pending if b < version]:
+            sent, awaiting = pending[base]
+            if self in awaiting:
+                awaiting.discard(self)
+                self.stats.latencies.append(now - sent)
+            if not awaiting:
+                del pending[base]
+        if FINAL_RE.search(html):
+            self.game.over = True
+            return
+        if version > self.acted_on and version >= self.seen:
+            if DRAW_RE.search(html):
+                self.act("draw", version)
+            elif PASS_RE.search(html):
+                self.act("pass", version)
+
+    def act(self, action, version):
+        if time.monotonic() >= self.deadline:
+            return
+        self.acted_on = version
+        asyncio.get_running_loop().create_task(self.post(action, version))
+
+    async def post(self, action, version):
+        url = f"http://{HOST}:{self.server.port}/games/{self.game.pk}/act/"
+        others = {p for p in self.game.players if p is not self}
+        t0 = time.monotonic()
+        self.game.pending[version] = (t0, others)
+        try:
+            reply = await self.http.post(
+                url, data={"action": action, "version": str(version)},
+                headers={**self.headers, "X-CSRFToken": self.csrf, "HX-Request": "true"},
+            )
+        except Exception:  # noqa: BLE001 - counted, the run goes on
+            self.stats.errors += 1
+            return
+        self.stats.post_times.append(time.monotonic() - t0)
+        if reply.status_code == 200:
+            self.stats.actions += 1
+            self.on_frame(reply.text, time.monotonic())
+        elif reply.status_code >= 500:
+            self.stats.server_errors += 1
+        else:
+            self.stats.refused += 1
+
+    async def listen(self, path, ready, on_frame):
+        from websockets.asyncio.client import connect
+
+        url = f"ws://{HOST}:{self.server.port}{path}"
+        async with connect(url, additional_headers=self.headers, max_size=2**22,
+                           open_timeout=30) as socket:
+            ready.set()
+            while True:
+                timeout = self.deadline + 2 - time.monotonic()
+                if timeout <= 0:
+                    return
+                try:
+                    html = await asyncio.wait_for(socket.recv(), timeout)
+                except (asyncio.TimeoutError, Exception):
+                    return
+                self.stats.frames += 1
+                if on_frame:
+                    on_frame(html, time.monotonic())
+
+
+async def run_load(games, servers, args):
+    import httpx
+
+    stats = Stats()
+    limits = httpx.Limits(max_connections=args.games * 2, max_keepalive_connections=args.games)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as http:
+        deadline = time.monotonic() + 3600  # set properly once every socket is open
+        table, players = [], []
+        for index, (pk, sessions) in enumerate(games):
+            game = Game(pk)
+            for seat, session in enumerate(sessions):
+                # Spread players over the workers: a game's players on different ones,
+                # so that every move has to cross the channel layer.
+                server = servers[(index + seat) % len(servers)]
+                game.players.append(Player(game, session, server, stats, deadline, http))
+            table.append(game)
+            players.extend(game.players)
+        tasks = []
+        connect_limit = asyncio.Semaphore(50)
+
+        async def open_sockets(player):
+            paths = [f"/ws/games/{player.game.pk}/"] + ([] if args.no_me else ["/ws/me/"])
+            async with connect_limit:
+                for path in paths:
+                    ready = asyncio.Event()
+                    handler = player.on_socket_frame if path.startswith("/ws/games/") else None
+                    tasks.append(asyncio.create_task(player.listen(path, ready, handler)))
+                    await asyncio.wait_for(ready.wait(), 30)
+
+        t_connect = time.monotonic()
+        await asyncio.gather(*(open_sockets(p) for p in players))
+        connect_seconds = time.monotonic() - t_connect
+        await asyncio.sleep(0.5)
+        start = time.monotonic()
+        deadline = start + args.duration
+        # From now on frames drive the players; each game starts from its connect frame.
+        for player in players:
+            player.deadline = deadline
+            player.start(time.monotonic())
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+        elapsed = time.monotonic() - start
+        # Let in-flight requests finish, then close the sockets.
+        await asyncio.sleep(1.0)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        healthz = await baseline(http, servers, args.baseline_seconds, args.games)
+    return stats, elapsed, connect_seconds, healthz
+
+
+
+async def baseline(http, servers, seconds, concurrency):
+    """Requests per second of the trivial /healthz view on the same servers."""
+    done = 0
+    end = time.monotonic() + seconds
+
+    async def loop(server):
+        nonlocal done
+        while time.monotonic() < end:
+            reply = await http.get(f"http://{HOST}:{server.port}/healthz")
+            if reply.status_code == 200:
+                done += 1
+
+    start = time.monotonic()
+    await asyncio.gather(*(loop(servers[i % len(servers)]) for i in range(concurrency)))
+    return done / (time.monotonic() - start)
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def report(args, stats, elapsed, connect_seconds, healthz, workers):
+    ms = [x * 1000 for x in stats.latencies]
+    post_ms = [x * 1000 for x in stats.post_times]
+    rate = stats.actions / elapsed
+    lines = [
+        f"stack={args.stack} workers={workers} players={args.players} games={args.games} "
+        f"duration={elapsed:.1f}s sockets_opened_in={connect_seconds:.1f}s",
+        f"actions applied: {stats.actions}  ({rate:.1f} actions/s)",
+        f"refused (4xx): {stats.refused}  server errors (5xx): {stats.server_errors}  "
+        f"client errors: {stats.errors}  frames received: {stats.frames}",
+        f"move-to-update latency (ms, {len(ms)} samples): p50={percentile(ms, 50):.1f} "
+        f"p95={percentile(ms, 95):.1f} p99={percentile(ms, 99):.1f}",
+        f"POST round trip (ms): p50={percentile(post_ms, 50):.1f} p95={percentile(post_ms, 95):.1f}",
+        f"baseline /healthz: {healthz:.0f} requests/s; actions/s ÷ healthz/s = "
+        f"{rate / healthz if healthz else float('nan'):.3f}",
+    ]
+    if ms:
+        lines.append(f"mean latency {statistics.mean(ms):.1f} ms")
+    print("\n".join(lines))
+    return rate, percentile(ms, 95)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stack", choices=["default", "pg"], default="pg")
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--duration", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="daphne processes (default: 1 for default, 2 for pg)")
+    parser.add_argument("--baseline-seconds", type=float, default=5)
+    parser.add_argument("--no-me", action="store_true", help="skip the /ws/me/ sockets")
+    parser.add_argument("--pg-url", default=os.environ.get("BENCH_PG_URL",
+                                                           "postgres://postgres@127.0.0.1:5432"))
+    parser.add_argument("--pg-db", default="carousel_bench")
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL",
+                                                              "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    args = parser.parse_args(argv)
+    args.players = max(2, min(args.players, MAX_PLAYERS))
+    args.games = max(1, min(args.games, args.players // 2))
+    args.duration = max(1.0, min(args.duration, MAX_DURATION))
+    workers = args.workers or (2 if args.stack == "pg" else 1)
+    if args.stack == "default" and workers != 1:
+        parser.error("the in-memory channel layer works inside one process only")
+
+    workdir = Path(tempfile.mkdtemp(prefix="carousel-bench-"))
+    env = scratch_env(args, workdir)
+    servers = []
+    try:
+        create_database(args, env)
+        games = create_rows(args, env)
+        servers = start_servers(workers, env, workdir)
+        stats, elapsed, connect_seconds, healthz = asyncio.run(run_load(games, servers, args))
+        report(args, stats, elapsed, connect_seconds, healthz, workers)
+        for server in servers:
+            if server.process.poll() is not None or stats.server_errors:
+                errors = [line for line in server.log_tail(200_000).splitlines()
+                          if "Error" in line or "Exception" in line]
+                print(f"daphne {server.port}: {len(errors)} error lines, last ones:")
+                print("\n".join(errors[-8:]))
+        return 0 if stats.server_errors == 0 else 1
+    finally:
+        stop(servers)
+        if not args.keep:
+            drop_database(args)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
