@@ -13,7 +13,9 @@ def user_group(user_id):
     return f"user-{user_id}"
 
 
-def game_updated(game_id, version):
+def game_updated(game_id, version, movers=None):
+    """``movers``: users whose header count may have changed (the previous and the new
+    player to move); None for every seated player."""
     from rummy.models import Seat
 
     layer = get_channel_layer()
@@ -21,6 +23,8 @@ def game_updated(game_id, version):
         return
     send = async_to_sync(layer.group_send)
     send(game_group(game_id), {"type": "game.updated", "game_id": game_id, "version": version})
-    # Seated players' headers show how many games await their move.
-    for user_id in Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True):
+    if movers is None:
+        movers = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+    # Their headers show how many games await their move.
+    for user_id in movers:
         send(user_group(user_id), {"type": "moves.changed"})

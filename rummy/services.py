@@ -87,9 +87,14 @@ def seat_of(game: Game, user) -> Seat | None:
 # --- The transaction ------------------------------------------------------------------
 
 
-def _locked_game(game_id) -> Game:
+def _locked_game(game_id, with_seats=False) -> Game:
+    """The game row, locked. ``with_seats`` prefetches the seats (one query, not locked)
+    for actions that read them but never add or remove one."""
+    games = Game.objects.select_for_update()
+    if with_seats:
+        games = games.prefetch_related("seats")
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise ActionRefused(_("There is no such game."), code="no_game") from None
 
@@ -112,8 +117,12 @@ def _save(game: Game, new_state, moves, **fields):
     (a list of (kind, seat, user, payload)), each taking the next version number."""
     old_version = game.version
     new_version = old_version + len(moves)
+    old_to_move = game.to_move_id
     now = timezone.now()
     fields.update(_turn_fields(game, new_state, now))
+    # Emails and header badges only care when a turn begins or the game ends; a draw
+    # within a turn changes neither, and is by far the most common action.
+    new_turn = "turn_started_at" in fields or "status" in fields
     updated = Game.objects.filter(pk=game.pk, version=old_version).update(
         state=new_state.to_dict() if new_state is not None else game.state,
         version=new_version,
@@ -133,16 +142,23 @@ def _save(game: Game, new_state, moves, **fields):
     except IntegrityError:
         raise StaleVersion() from None
     game.refresh_from_db()
-    transaction.on_commit(lambda: _after_commit(game.pk, new_version))
+    movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
+    transaction.on_commit(
+        lambda: _after_commit(game.pk, new_version, movers=movers, new_turn=new_turn)
+    )
     return Result(game, new_version)
 
 
-def _after_commit(game_id, version):
+def _after_commit(game_id, version, movers=None, new_turn=True):
+    """Tell open pages (ids and versions only) and send emails. ``movers``: the users
+    whose count of games awaiting their move may have changed (None: every seated
+    player, for changes that do not go through ``_save``)."""
     from rummy import broadcast, notifications
 
-    broadcast.game_updated(game_id, version)
-    # Emails ("your move", result): logs its own failures, never raises.
-    notifications.after_game_change(game_id)
+    broadcast.game_updated(game_id, version, movers=movers)
+    if new_turn:
+        # Emails ("your move", result): logs its own failures, never raises.
+        notifications.after_game_change(game_id)
 
 
 def _turn_fields(game: Game, state, now):
@@ -329,7 +345,7 @@ def act(game_id, user, expected_version, action: dict) -> Result:
     """Draw, meld, knock or pass for the user's seat (R3, R5, R6, R8)."""
     if not isinstance(action, dict) or action.get("do") not in ACTION_KINDS:
         raise ActionRefused(_("Unknown action."), code="bad_action")
-    game = _locked_game(game_id)
+    game = _locked_game(game_id, with_seats=True)
     seat = _acting_seat(game, user)
     _check_version(game, expected_version, required=True)
     new_state = _apply_engine(game, seat.number, action)
@@ -374,7 +390,7 @@ def timeout(game_id, expected_version) -> Result:
     """The turn clock plays an expired turn (async issue): draws until the turn ends
     (R3.4), or passes when the stock is empty (R8). Version-checked like every action,
     so two clock processes can never play one timeout twice."""
-    game = _locked_game(game_id)
+    game = _locked_game(game_id, with_seats=True)
     _check_version(game, expected_version, required=True)
     if game.status != Game.Status.ACTIVE:
         raise ActionRefused(_("This game is not in progress."), code="not_active")
@@ -394,7 +410,7 @@ def end_early(game_id, user, expected_version=None) -> Result:
     it stands (``engine.end_early``)."""
     from leagues.access import require_league_admin
 
-    game = _locked_game(game_id)
+    game = _locked_game(game_id, with_seats=True)
     try:
         require_league_admin(user, game.league)
     except PermissionDenied as denied:

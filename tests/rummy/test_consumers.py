@@ -179,8 +179,12 @@ async def test_me_socket_sends_the_move_count_on_connect_and_on_change(setup):
         # Alice draws three times: the turn passes to bob (R3.4).
         for i in range(3):
             await database_sync_to_async(services.draw)(game.pk, cast["alice"], game.version + i)
-        frames = [await bob.receive_from() for _ in range(3)]
-        assert ">1</span>" in frames[-1]
+        # Only the turn change moves the counts: one frame each, none for the draws
+        # within alice's turn.
+        assert ">1</span>" in await bob.receive_from()
+        assert 'class="badge empty"' in await alice.receive_from()
+        assert await bob.receive_nothing(timeout=0.2)
+        assert await alice.receive_nothing(timeout=0.2)
     finally:
         await alice.disconnect()
         await bob.disconnect()
