@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | 
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-stack test-e2e install migrate demo clock bench bench-load messages clean
+.PHONY: run test test-stack test-e2e install migrate demo clock bench bench-load messages compilemessages clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -56,8 +56,17 @@ STACK ?= pg
 bench-load: install
 	$(BIN)/python bench/load.py --stack $(STACK) $(ARGS)
 
+## Translations (README, "Translations"): refresh the Latvian and Estonian catalogs from
+## the code and templates, translate in locale/*/LC_MESSAGES/django.po, then compile the
+## .mo files (committed, so that a machine without gettext serves them). Both need gettext.
+GETTEXT_CHECK = @command -v msgfmt >/dev/null || { echo "gettext is missing: apt-get install gettext"; exit 1; }
 messages: install
-	$(BIN)/python manage.py makemessages -l lv -l et --ignore=.venv
+	$(GETTEXT_CHECK)
+	$(BIN)/python manage.py makemessages -l lv -l et --ignore=.venv --ignore=tests --ignore=test-artifacts --ignore=staticfiles --no-obsolete
+
+compilemessages: install
+	$(GETTEXT_CHECK)
+	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles
