@@ -134,6 +134,22 @@ def create_rows(args, env):
 # --- the load ----------------------------------------------------------------------------
 
 
+class Pacer:
+    """Lets actions go at ``rate`` per second in all (evenly spaced), whatever the
+    number of players waiting to act: the offered load of an open-loop benchmark."""
+
+    def __init__(self, rate):
+        self.interval = 1.0 / rate
+        self.next_slot = time.monotonic()
+
+    async def wait(self):
+        now = time.monotonic()
+        slot = max(self.next_slot, now)
+        self.next_slot = slot + self.interval
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
 @dataclass
 class Stats:
     actions: int = 0
@@ -143,6 +159,8 @@ class Stats:
     frames: int = 0
     latencies: list = field(default_factory=list)
     post_times: list = field(default_factory=list)
+    server_cpu: float = float("nan")
+    client_cpu: float = float("nan")
 
 
 @dataclass
@@ -168,6 +186,7 @@ class Player:
         self.seen = -1
         self.started = False
         self.held = None  # the frames before the start: only the last one matters
+        self.pacer = None
 
     def on_socket_frame(self, html, now):
         if self.started:
@@ -216,6 +235,12 @@ class Player:
         asyncio.get_running_loop().create_task(self.post(action, version))
 
     async def post(self, action, version):
+        if self.pacer is not None:
+            # Open loop: players are people who tap at some rate, not a tight loop; the
+            # latency is measured from the moment the POST leaves, not from the wait.
+            await self.pacer.wait()
+            if time.monotonic() >= self.deadline:
+                return
         url = f"http://{HOST}:{self.server.port}/games/{self.game.pk}/act/"
         others = {p for p in self.game.players if p is not self}
         t0 = time.monotonic()
@@ -291,15 +316,21 @@ async def run_load(games, servers, args):
         connect_seconds = time.monotonic() - t_connect
         await asyncio.sleep(0.5)
         start = time.monotonic()
+        cpu_start = cpu_seconds(servers)
+        client_start = time.process_time()
         deadline = start + args.duration
         # From now on frames drive the players; each game starts from its connect frame.
+        pacer = Pacer(args.rate) if args.rate > 0 else None
         for player in players:
+            player.pacer = pacer
             player.deadline = deadline
             player.start(time.monotonic())
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         elapsed = time.monotonic() - start
         # Let in-flight requests finish, then close the sockets.
         await asyncio.sleep(1.0)
+        stats.server_cpu = cpu_seconds(servers) - cpu_start
+        stats.client_cpu = time.process_time() - client_start
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -325,6 +356,20 @@ async def baseline(http, servers, seconds, concurrency):
     return done / (time.monotonic() - start)
 
 
+def cpu_seconds(servers):
+    """User + system CPU seconds used so far by the server processes (Linux /proc): a
+    figure that, per action, does not depend on what else the machine is doing."""
+    total = 0.0
+    ticks = os.sysconf("SC_CLK_TCK")
+    for server in servers:
+        try:
+            fields = Path(f"/proc/{server.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, AttributeError):
+            return float("nan")
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
 def percentile(values, p):
     if not values:
         return float("nan")
@@ -338,6 +383,7 @@ def report(args, stats, elapsed, connect_seconds, healthz, workers):
     rate = stats.actions / elapsed
     lines = [
         f"stack={args.stack} workers={workers} players={args.players} games={args.games} "
+        f"offered={'saturation' if args.rate <= 0 else f'{args.rate:g} actions/s'} "
         f"duration={elapsed:.1f}s sockets_opened_in={connect_seconds:.1f}s",
         f"actions applied: {stats.actions}  ({rate:.1f} actions/s)",
         f"refused (4xx): {stats.refused}  server errors (5xx): {stats.server_errors}  "
@@ -345,6 +391,9 @@ def report(args, stats, elapsed, connect_seconds, healthz, workers):
         f"move-to-update latency (ms, {len(ms)} samples): p50={percentile(ms, 50):.1f} "
         f"p95={percentile(ms, 95):.1f} p99={percentile(ms, 99):.1f}",
         f"POST round trip (ms): p50={percentile(post_ms, 50):.1f} p95={percentile(post_ms, 95):.1f}",
+        f"server CPU per action: {1000 * stats.server_cpu / max(stats.actions, 1):.1f} ms "
+        f"({stats.server_cpu:.1f} CPU-s in {elapsed:.0f} s over {workers} workers; "
+        f"this load generator itself: {stats.client_cpu:.1f} CPU-s)",
         f"baseline /healthz: {healthz:.0f} requests/s; actions/s ÷ healthz/s = "
         f"{rate / healthz if healthz else float('nan'):.3f}",
     ]
@@ -362,6 +411,9 @@ def main(argv=None):
     parser.add_argument("--duration", type=float, default=30)
     parser.add_argument("--workers", type=int, default=None,
                         help="daphne processes (default: 1 for default, 2 for pg)")
+    parser.add_argument("--rate", type=float, default=120,
+                        help="actions per second offered in all (open loop); 0: every "
+                             "player acts the moment it is their move (saturation)")
     parser.add_argument("--baseline-seconds", type=float, default=5)
     parser.add_argument("--no-me", action="store_true", help="skip the /ws/me/ sockets")
     parser.add_argument("--pg-url", default=os.environ.get("BENCH_PG_URL",

@@ -5,6 +5,10 @@ A game belongs to its league: a private league's games exist only for its member
 league's games may be watched by any signed-in user.
 """
 
+import threading
+import time
+from collections import OrderedDict
+
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -35,3 +39,57 @@ def get_game_for_viewer(user, game_id):
     if game is None:
         raise Http404(_("No such game."))
     return game
+
+
+# --- Sockets: one load per game version per process ---------------------------------
+#
+# After a move every open socket of the game re-renders its user's view. The sockets
+# of one server process share what they read: the game row with its seats and users at
+# a given version is the same for all of them (only the rendering is per user), and a
+# version never changes once written. So the first socket loads it and the others reuse
+# it. Only a game at least as new as the broadcast version is reused.
+
+_RECENT_MAX = 1024
+_recent_games = OrderedDict()  # game id -> Game
+_recent_lock = threading.Lock()
+
+
+def remember(game):
+    with _recent_lock:
+        _recent_games[game.pk] = game
+        _recent_games.move_to_end(game.pk)
+        while len(_recent_games) > _RECENT_MAX:
+            _recent_games.popitem(last=False)
+
+
+def game_at_least(game_id, version):
+    """The game (seats and users loaded) at ``version`` or newer: from this process's
+    memory when another socket already loaded it, else from the database."""
+    with _recent_lock:
+        game = _recent_games.get(game_id)
+    if game is not None and game.version >= version:
+        return game
+    game = games_with_seats().filter(pk=game_id).first()
+    if game is not None:
+        remember(game)
+    return game
+
+
+# Whether a user may watch a league, for sockets that re-render on every move: checked
+# against the database at most every few seconds per user and league, so a removed
+# member's open socket stops within that time.
+VIEW_CHECK_SECONDS = 15
+_view_checks = {}  # (user id, league id) -> (allowed, checked at)
+
+
+def may_view(user, league):
+    key = (user.pk, league.pk)
+    now = time.monotonic()
+    hit = _view_checks.get(key)
+    if hit is not None and now - hit[1] < VIEW_CHECK_SECONDS:
+        return hit[0]
+    allowed = can_view_league(user, league)
+    if len(_view_checks) > 50_000:
+        _view_checks.clear()
+    _view_checks[key] = (allowed, now)
+    return allowed

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import broadcast, clock, dispatch, services
-from rummy.access import viewable_game
+from rummy.access import game_at_least, may_view, remember, viewable_game
 from rummy.models import Game
 from rummy.presenters import SORTS, table_context
 
@@ -57,11 +57,19 @@ def in_language(language, function):
     return database_sync_to_async(run)
 
 
-def render_view(user, game_id, sort, flash=None, enforce_clock=False):
+def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=None):
     """The user's fragments for the game as it is now, or None if it is gone/hidden.
     With ``enforce_clock`` (on connect) a passed deadline is played first, so a page
-    that opens after a missed clock tick never shows a stuck game."""
-    game = viewable_game(user, game_id)
+    that opens after a missed clock tick never shows a stuck game. With ``version`` (a
+    broadcast) the game may come from what another socket of this process loaded."""
+    if version is None:
+        game = viewable_game(user, game_id)
+        if game is not None:
+            remember(game)
+    else:
+        game = game_at_least(game_id, version)
+        if game is not None and not may_view(user, game.league):
+            game = None
     if game is None:
         return None
     if enforce_clock and clock.enforce_deadline(game):
@@ -138,9 +146,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         data.pop("HEADERS", None)
         return data
 
-    async def _send_view(self, flash=None):
+    async def _send_view(self, flash=None, version=None):
         frames = await in_language(self.language, render_view)(
-            self.user, self.game_id, self.sort, flash
+            self.user, self.game_id, self.sort, flash, version=version
         )
         if frames is None:
             await self.close()
@@ -148,7 +156,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=frames)
 
     async def game_updated(self, event):
-        await self._send_view()
+        await self._send_view(version=event.get("version", 0))
 
 
 def move_count_html(user):

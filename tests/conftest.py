@@ -8,3 +8,16 @@ def _fast_password_hashing(request):
     if request.config.pluginmanager.hasplugin("django"):
         settings = request.getfixturevalue("settings")
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_socket_caches():
+    # The sockets' per-process memory (rummy.access) is keyed by ids, which a flushed
+    # test database hands out again: start every test without it.
+    from rummy import access
+
+    access._recent_games.clear()
+    access._view_checks.clear()
+    yield
+    access._recent_games.clear()
+    access._view_checks.clear()

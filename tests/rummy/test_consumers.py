@@ -191,3 +191,20 @@ async def test_me_socket_sends_the_move_count_on_connect_and_on_change(setup):
     anonymous, ok = await connect("/ws/me/")
     assert not ok
     await anonymous.disconnect()
+
+
+def test_sockets_of_one_process_share_the_game_they_load(django_assert_num_queries, setup):
+    """After a move, the second socket of the same game renders without reloading the
+    game (the first one loaded it at that version); a newer version is loaded again."""
+    from rummy.consumers import render_view
+
+    game, cast = setup
+    render_view(cast["alice"], game.pk, "suit", version=game.version)
+    with django_assert_num_queries(1):  # bob's membership check only; no game load
+        html = render_view(cast["bob"], game.pk, "suit", version=game.version)
+    assert f'data-version="{game.version}"' in html
+    from rummy import services
+
+    services.draw(game.pk, game.to_move, game.version)
+    html = render_view(cast["bob"], game.pk, "suit", version=game.version + 1)
+    assert f'data-version="{game.version + 1}"' in html
