@@ -6,4 +6,8 @@ def move_count(request):
     user = getattr(request, "user", None)
     if not (user and user.is_authenticated):
         return {}
-    return {"move_count": Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()}
+    # A callable: the template engine calls it only where the header is rendered, so
+    # partial (HTMX) responses do not pay for the query.
+    return {
+        "move_count": lambda: Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
+    }

@@ -11,9 +11,12 @@ def _fast_password_hashing(request):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_socket_caches():
+def _fresh_socket_caches(request):
     # The sockets' per-process memory (rummy.access) is keyed by ids, which a flushed
     # test database hands out again: start every test without it.
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
     from rummy import access
 
     access._recent_games.clear()
@@ -21,3 +24,17 @@ def _fresh_socket_caches():
     yield
     access._recent_games.clear()
     access._view_checks.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language(request):
+    # LocaleMiddleware activates a request's language in the test's thread and nothing
+    # deactivates it: a test that asked for Latvian would leave it on for the next one.
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
