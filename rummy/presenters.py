@@ -6,6 +6,11 @@ state. A spectator gets the view of no seat. The only other state read here is t
 arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
+import threading
+from collections import OrderedDict
+
+from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -133,7 +138,16 @@ def table_context(game: Game, user, sort="suit", flash=None):
     prefix = "h" if editing else None
     hand = [card_info(code, f"{prefix}{i}" if prefix else None, f"h{i}" in selected)
             for code, i in sort_hand(hand_codes, sort)]
-    melds = [_meld_info(m, i, editing, selected) for i, m in enumerate(table_codes)]
+    if editing:
+        melds, melds_html = [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)], None
+    else:
+        # The table as everyone sees it: rendered once per arrangement, not per viewer.
+        melds = None
+        melds_html = fragment(
+            "rummy/_melds.html", tuple(view["table"]),
+            lambda: {"melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
+                     "editing": False},
+        )
     players = [
         {
             "number": n, "name": names.get(n, "?"), "hand_size": view["hand_sizes"][n],
@@ -146,7 +160,7 @@ def table_context(game: Game, user, sort="suit", flash=None):
         for n in range(len(view["hand_sizes"]))
     ]
     ctx.update(
-        view=view, hand=hand, melds=melds, players=players, legal=legal,
+        view=view, hand=hand, melds=melds, melds_html=melds_html, players=players, legal=legal,
         editing=editing, has_selection=bool(selected),
         can_play_knock=editing and engine.can_knock_after(state, seat_number,
                                                           drafts.hand_after(draft)),
@@ -154,10 +168,41 @@ def table_context(game: Game, user, sort="suit", flash=None):
         my_turn=seat_number is not None and view["turn"] == seat_number
         and not view["round_over"],
         hand_points=view["hand_points"],
-        last_round=_last_round(view, names),
+        # A finished round never changes: its (large) revealed hands render once.
+        last_round_html=fragment(
+            "rummy/_last_round.html", (game.pk, _round_key(view["last_round"]), tuple(names.items())),
+            lambda: {"last_round": _last_round(view, names)},
+        ) if view["last_round"] else "",
         final=view["game_over"],
     )
     return ctx
+
+
+def _round_key(last):
+    return (last.get("round_no"), last.get("reason"), tuple(last.get("points") or ()))
+
+
+# Rendered fragments that are the same for every viewer, per server process, keyed by
+# template, language and content: after a move every open socket re-renders its view,
+# and these parts (the table, the revealed hands of the last round) are most of it.
+_FRAGMENTS_MAX = 2048
+_fragments = OrderedDict()
+_fragments_lock = threading.Lock()
+
+
+def fragment(template, key, context_fn):
+    full_key = (template, translation.get_language(), key)
+    with _fragments_lock:
+        html = _fragments.get(full_key)
+        if html is not None:
+            _fragments.move_to_end(full_key)
+            return html
+    html = render_to_string(template, context_fn())
+    with _fragments_lock:
+        _fragments[full_key] = html
+        while len(_fragments) > _FRAGMENTS_MAX:
+            _fragments.popitem(last=False)
+    return html
 
 
 def _last_round(view, names):

@@ -17,13 +17,13 @@ def _fresh_socket_caches(request):
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from rummy import access
+    from rummy import access, presenters
 
-    access._recent_games.clear()
-    access._view_checks.clear()
+    for cache in (access._recent_games, access._view_checks, presenters._fragments):
+        cache.clear()
     yield
-    access._recent_games.clear()
-    access._view_checks.clear()
+    for cache in (access._recent_games, access._view_checks, presenters._fragments):
+        cache.clear()
 
 
 @pytest.fixture(autouse=True)

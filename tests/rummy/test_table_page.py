@@ -129,3 +129,24 @@ def test_going_out_is_named_as_the_reason(client, league, cast):
     services.meld(game.pk, cast["alice"], game.version, [table])
     html = client.get(url(game)).content.decode()
     assert "The round ended by going out." in html
+
+
+def test_shared_fragments_are_rendered_once_and_stay_per_language(client, league, cast):
+    """The table and the last round's revealed hands look the same to every viewer: the
+    second viewer's page reuses them, and a viewer in another language gets their own."""
+    from rummy import presenters
+
+    state = engine.position(["AC 2D", "KC KD KH"], table=["7S 8S 9S"], stock="5S 6S 7C",
+                            drawn=1)
+    game = set_state(start_two(league, cast), state)
+    client.force_login(cast["alice"])
+    client.post(reverse("rummy:act", args=[game.pk]), {"action": "knock", "version": game.version})
+    alice_html = client.get(url(game)).content.decode()
+    rendered = len(presenters._fragments)
+    client.force_login(cast["carol"])
+    carol_html = client.get(url(game)).content.decode()
+    assert len(presenters._fragments) == rendered  # nothing rendered again
+    assert "Round 1 result" in alice_html and "Round 1 result" in carol_html
+    client.cookies["django_language"] = "lv"
+    client.get(url(game))
+    assert len(presenters._fragments) > rendered  # Latvian has its own copies
