@@ -161,6 +161,7 @@ class Stats:
     post_times: list = field(default_factory=list)
     server_cpu: float = float("nan")
     client_cpu: float = float("nan")
+    frame_bytes: int = 0
 
 
 @dataclass
@@ -278,6 +279,7 @@ class Player:
                 except (asyncio.TimeoutError, Exception):
                     return
                 self.stats.frames += 1
+                self.stats.frame_bytes += len(html)
                 if on_frame:
                     on_frame(html, time.monotonic())
 
@@ -387,7 +389,8 @@ def report(args, stats, elapsed, connect_seconds, healthz, workers):
         f"duration={elapsed:.1f}s sockets_opened_in={connect_seconds:.1f}s",
         f"actions applied: {stats.actions}  ({rate:.1f} actions/s)",
         f"refused (4xx): {stats.refused}  server errors (5xx): {stats.server_errors}  "
-        f"client errors: {stats.errors}  frames received: {stats.frames}",
+        f"client errors: {stats.errors}  frames received: {stats.frames} "
+        f"(mean {stats.frame_bytes / max(stats.frames, 1) / 1024:.1f} KiB)",
         f"move-to-update latency (ms, {len(ms)} samples): p50={percentile(ms, 50):.1f} "
         f"p95={percentile(ms, 95):.1f} p99={percentile(ms, 99):.1f}",
         f"POST round trip (ms): p50={percentile(post_ms, 50):.1f} p95={percentile(post_ms, 95):.1f}",

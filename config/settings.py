@@ -68,8 +68,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Last, as django-axes asks: it turns a lock-out into its own response.
+    # As django-axes asks, after the others: it turns a lock-out into its own response.
     "axes.middleware.AxesMiddleware",
+    # Must be last: keeps the chain synchronous under ASGI (see its docstring).
+    "config.middleware.SyncMiddlewareChain",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -11,6 +11,7 @@ answered to the sender alone. The channel layer carries only ids and versions.
 """
 
 import json
+import re
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -81,7 +82,17 @@ def render_flash(message):
     return render_to_string("rummy/_flash.html", {"flash": message})
 
 
+VERSION_RE = re.compile(r'id="game-view"[^>]*\sdata-version="(\d+)"')
+
+
+def _version_of(frames):
+    match = VERSION_RE.search(frames)
+    return int(match.group(1)) if match else -1
+
+
 class GameConsumer(AsyncWebsocketConsumer):
+    sent_version = -1  # the newest game version this socket has been sent
+
     async def connect(self):
         self.user = self.scope.get("user")
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -102,6 +113,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # The full current view on every (re)connect: nothing is missed while away.
+        self.sent_version = _version_of(frames)
         await self.send(text_data=frames)
 
     async def disconnect(self, code):
@@ -153,10 +165,16 @@ class GameConsumer(AsyncWebsocketConsumer):
         if frames is None:
             await self.close()
             return
+        self.sent_version = max(self.sent_version, _version_of(frames))
         await self.send(text_data=frames)
 
     async def game_updated(self, event):
-        await self._send_view(version=event.get("version", 0))
+        version = event.get("version", 0)
+        if version <= self.sent_version:
+            # Already shown: under load the view rendered for an earlier message may
+            # have come from a newer game than that message named.
+            return
+        await self._send_view(version=version)
 
 
 def move_count_html(user):

@@ -141,7 +141,12 @@ def _save(game: Game, new_state, moves, **fields):
         )
     except IntegrityError:
         raise StaleVersion() from None
-    game.refresh_from_db()
+    # What was written, without reading it back.
+    game.version = new_version
+    if new_state is not None:
+        game.state = new_state.to_dict()
+    for name, value in fields.items():
+        setattr(game, name, value)
     movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
     transaction.on_commit(
         lambda: _after_commit(game.pk, new_version, movers=movers, new_turn=new_turn)

@@ -208,3 +208,27 @@ def test_sockets_of_one_process_share_the_game_they_load(django_assert_num_queri
     services.draw(game.pk, game.to_move, game.version)
     html = render_view(cast["bob"], game.pk, "suit", version=game.version + 1)
     assert f'data-version="{game.version + 1}"' in html
+
+
+async def test_an_update_already_shown_is_not_rendered_again(setup):
+    """Under load a socket may render a newer game than the message it is handling; the
+    messages for versions it has already shown are then skipped, not rendered again."""
+    from channels.layers import get_channel_layer
+
+    from rummy import broadcast, services
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    bob, ok = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    try:
+        assert ok
+        await bob.receive_from()  # the view on connect
+        layer = get_channel_layer()
+        stale = {"type": "game.updated", "game_id": game.pk, "version": game.version}
+        await layer.group_send(broadcast.game_group(game.pk), stale)
+        assert await bob.receive_nothing(timeout=0.2)
+        mover = await database_sync_to_async(lambda: game.to_move)()
+        await database_sync_to_async(services.draw)(game.pk, mover, game.version)
+        frame = await bob.receive_from()
+        assert f'data-version="{game.version + 1}"' in frame
+    finally:
+        await bob.disconnect()
