@@ -26,6 +26,9 @@ class Outcome:
     # False for a draft edit (only the acting player's page changes).
     game_changed: bool
     game_deleted: bool = False
+    # The version the action produced (game-changing actions), so that the page can be
+    # rendered from a game at least that new.
+    version: int | None = None
 
 
 def _field(data, name, required=True):
@@ -48,15 +51,15 @@ def perform(game_id, user, data) -> Outcome:
     version = drafts.parse_version(_field(data, "version", required=False))
     name, _sep, arg = action.partition(":")
     if name in TURN_ACTIONS:
-        TURN_ACTIONS[name](game_id, user, version)
-        return Outcome(game_changed=True)
+        result = TURN_ACTIONS[name](game_id, user, version)
+        return Outcome(game_changed=True, version=result.version)
     if name in SEATING:
         result = SEATING[name](game_id, user, version)
         deleted = not type(result.game).objects.filter(pk=result.game.pk).exists()
-        return Outcome(game_changed=True, game_deleted=deleted)
+        return Outcome(game_changed=True, game_deleted=deleted, version=result.version)
     if name in ("play", "play_knock"):
-        drafts.play(game_id, user, version, knock=name == "play_knock")
-        return Outcome(game_changed=True)
+        result = drafts.play(game_id, user, version, knock=name == "play_knock")
+        return Outcome(game_changed=True, version=result.version)
     if name in DRAFT_ACTIONS:
         DRAFT_ACTIONS[name](game_id, user, version)
     elif name == "select":

@@ -9,13 +9,14 @@ with the socket up the same form travels over it (``rummy.consumers``).
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from leagues.access import get_league_for_member
+from leagues.access import can_view_league, get_league_for_member
 from rummy import clock, dispatch, services
-from rummy.access import get_game_for_viewer
+from rummy.access import game_at_least, get_game_for_viewer
 from rummy.forms import OpenTableForm
 from rummy.presenters import SORTS, table_context
 
@@ -51,7 +52,12 @@ def table(request, game_id):
 @require_POST
 def act(request, game_id):
     """Every control of the table page (see ``rummy.dispatch``)."""
-    game = get_game_for_viewer(request.user, game_id)
+    # The hot path of a busy server: the game (seats and users) is read through the
+    # process's shared memory of recent versions (rummy.access.game_at_least), which
+    # the table's sockets use too; who may see it is checked against the database.
+    game = game_at_least(game_id, 0)
+    if game is None or not can_view_league(request.user, game.league):
+        raise Http404(_("No such game."))
     try:
         outcome = dispatch.perform(game.pk, request.user, request.POST)
     except services.ActionRefused as refusal:
@@ -62,7 +68,9 @@ def act(request, game_id):
         return redirect(game.league)
     if not request.htmx:
         return redirect(game)
-    game = get_game_for_viewer(request.user, game_id)
+    game = game_at_least(game_id, outcome.version or 0) if outcome.game_changed else None
+    if game is None or not outcome.game_changed:
+        game = get_game_for_viewer(request.user, game_id)
     return _render_table(request, game)
 
 
