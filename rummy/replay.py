@@ -13,11 +13,15 @@ class ReplayMismatch(Exception):
     pass
 
 
-def replay(game):
-    """The state the move log of ``game`` leads to (None for a game never started)."""
+def replay(game, up_to=None):
+    """The state the move log of ``game`` leads to (None for a game never started);
+    with ``up_to``, the state at that version."""
     state = None
     expected_seq = None
-    for move in game.moves.order_by("seq"):
+    moves = game.moves.order_by("seq")
+    if up_to is not None:
+        moves = moves.filter(seq__lte=up_to)
+    for move in moves:
         if expected_seq is not None and move.seq != expected_seq:
             raise ReplayMismatch(f"game {game.pk}: move {expected_seq} is missing")
         expected_seq = move.seq + 1

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from rummy import engine
 from rummy.engine_messages import rule_error_message
-from rummy.models import Draft, Game, Move, Round, Seat
+from rummy.models import Game, Move, Round, Seat
 
 # Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
 _system_random = secrets.SystemRandom()

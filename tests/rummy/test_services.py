@@ -3,7 +3,6 @@
 import threading
 
 import pytest
-from django.db import connection
 
 from rummy import engine, services
 from rummy.models import Game, Move, Round, Seat

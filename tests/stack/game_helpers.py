@@ -3,8 +3,9 @@ log), the cards a page shows, and the card count."""
 
 import re
 
-from rummy import engine, services
-from rummy.models import Game, Move
+from rummy import services
+from rummy.models import Game
+from rummy.replay import replay
 from tests.factories import make_league, make_user
 
 VERSION_RE = re.compile(r'id="game-view"[^>]*data-version="(\d+)"')
@@ -39,18 +40,8 @@ def cards_shown(html):
 
 
 def state_at(game, version):
-    """The state after the moves up to ``version`` (rummy.replay, stopped early)."""
-    state = None
-    for move in game.moves.filter(seq__lte=version).order_by("seq"):
-        if move.kind in (Move.Kind.START, Move.Kind.DEAL):
-            state = engine.GameState.from_dict(move.payload["state"])
-        elif move.kind == Move.Kind.TIMEOUT:
-            state = engine.play_timeout(state, move.seat)
-        elif move.kind == Move.Kind.END_EARLY:
-            state = engine.end_early(state)
-        else:
-            state = engine.apply_action(state, move.seat, move.payload)
-    return state
+    """The state after the moves up to ``version``."""
+    return replay(game, up_to=version)
 
 
 def physical_cards(state):
