@@ -31,6 +31,8 @@ def replay(game, up_to=None):
             state = engine.play_timeout(state, move.seat)
         elif move.kind == Move.Kind.END_EARLY:
             state = engine.end_early(state)
+        elif move.kind == Move.Kind.VOID:
+            pass  # voided by a league admin: the state stays as it was, counting for nothing
         else:
             state = engine.apply_action(state, move.seat, move.payload)
     return state

@@ -311,3 +311,15 @@ def test_end_early_needs_admin_and_an_absent_player(alice, bob, carol):
     winners = [s.user for s in game.seats.filter(is_winner=True)]
     assert winners == [alice]
     check_replay(game)
+
+
+def test_a_voided_game_still_replays(alice, bob):
+    from leagues.seasons import void_game
+
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    game = services.draw(game.pk, alice, game.version).game
+    void_game(game, alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.VOIDED
+    assert game.moves.last().kind == Move.Kind.VOID
+    check_replay(game)
