@@ -62,6 +62,14 @@ def remember(game):
             _recent_games.popitem(last=False)
 
 
+def remembered_game(game_id, version):
+    """The game at ``version`` or newer if this process has it in memory, else None.
+    Never touches the database (safe on the event loop)."""
+    with _recent_lock:
+        game = _recent_games.get(game_id)
+    return game if game is not None and game.version >= version else None
+
+
 def game_at_least(game_id, version):
     """The game (seats and users loaded) at ``version`` or newer: from this process's
     memory when another socket already loaded it, else from the database."""
@@ -80,6 +88,14 @@ def game_at_least(game_id, version):
 # member's open socket stops within that time.
 VIEW_CHECK_SECONDS = 15
 _view_checks = {}  # (user id, league id) -> (allowed, checked at)
+
+
+def remembered_view_check(user, league):
+    """``may_view``'s answer if it is fresh in memory, else None (no database)."""
+    hit = _view_checks.get((user.pk, league.pk))
+    if hit is not None and time.monotonic() - hit[1] < VIEW_CHECK_SECONDS:
+        return hit[0]
+    return None
 
 
 def may_view(user, league):

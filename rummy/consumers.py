@@ -17,13 +17,21 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import broadcast, clock, dispatch, services
-from rummy.access import game_at_least, may_view, remember, viewable_game
+from rummy.access import (
+    game_at_least,
+    may_view,
+    remember,
+    remembered_game,
+    remembered_view_check,
+    viewable_game,
+)
 from rummy.models import Game
 from rummy.presenters import SORTS, table_context
 
@@ -76,6 +84,24 @@ def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=No
     if enforce_clock and clock.enforce_deadline(game):
         game = viewable_game(user, game_id)
     return render_to_string("rummy/_game_frames.html", table_context(game, user, sort, flash))
+
+
+def render_remembered(user, game_id, sort, version, language):
+    """The fast path after a move, run on the event loop itself (no thread hop, no
+    database): the game at ``version`` is already in this process's memory, and so is
+    the answer whether ``user`` may see it. None when anything would need the database
+    (then the caller renders in a thread): an open table, the player to move (their
+    draft), or a template that turns out to query."""
+    game = remembered_game(game_id, version)
+    if game is None or game.state is None or game.to_move_id == user.pk:
+        return None
+    if not remembered_view_check(user, game.league):
+        return None
+    try:
+        with translation.override(language):
+            return render_to_string("rummy/_game_frames.html", table_context(game, user, sort))
+    except SynchronousOnlyOperation:
+        return None
 
 
 def render_flash(message):
@@ -159,9 +185,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         return data
 
     async def _send_view(self, flash=None, version=None):
-        frames = await in_language(self.language, render_view)(
-            self.user, self.game_id, self.sort, flash, version=version
-        )
+        frames = None
+        if version is not None and flash is None:
+            frames = render_remembered(self.user, self.game_id, self.sort, version,
+                                       self.language)
+        if frames is None:
+            frames = await in_language(self.language, render_view)(
+                self.user, self.game_id, self.sort, flash, version=version
+            )
         if frames is None:
             await self.close()
             return

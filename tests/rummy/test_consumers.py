@@ -232,3 +232,20 @@ async def test_an_update_already_shown_is_not_rendered_again(setup):
         assert f'data-version="{game.version + 1}"' in frame
     finally:
         await bob.disconnect()
+
+
+def test_the_event_loop_fast_path_renders_the_same_view_or_declines(setup):
+    """After a move, sockets whose game and access check are already in memory render
+    on the event loop; the result is the same view, and whatever would need the
+    database (the player to move, an unknown viewer) is left to the thread path."""
+    from rummy.consumers import render_remembered, render_view
+
+    game, cast = setup
+    mover = game.to_move
+    other = cast["bob"] if mover == cast["alice"] else cast["alice"]
+    assert render_remembered(other, game.pk, "suit", game.version, "en") is None  # cold
+    expected = render_view(other, game.pk, "suit", version=game.version)  # warms both
+    assert render_remembered(other, game.pk, "suit", game.version, "en") == expected
+    assert render_remembered(mover, game.pk, "suit", game.version, "en") is None
+    assert render_remembered(cast["carol"], game.pk, "suit", game.version, "en") is None
+    assert render_remembered(other, game.pk, "suit", game.version + 1, "en") is None
