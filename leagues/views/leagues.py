@@ -1,8 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -12,17 +10,6 @@ from leagues.forms import LeagueForm
 from leagues.models import League
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
 from rummy.models import Game
-
-LEAGUE_TABLES_TEMPLATE = "rummy/_league_tables.html"
-
-
-def _template_exists(name):
-    try:
-        get_template(name)
-    except TemplateDoesNotExist:
-        return False
-    return True
-
 
 @login_required
 def league_list(request):
@@ -59,9 +46,6 @@ def league_detail(request, slug):
         "games_in_progress": games.filter(status=Game.Status.ACTIVE),
         "recent_results": games.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:10],
         "members": league.memberships.select_related("user").order_by("role", "user__display_name"),
-        "league_tables_template": LEAGUE_TABLES_TEMPLATE
-        if _template_exists(LEAGUE_TABLES_TEMPLATE)
-        else None,
     }
     return render(request, "leagues/detail.html", context)
 
