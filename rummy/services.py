@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -88,11 +89,18 @@ def seat_of(game: Game, user) -> Seat | None:
 
 
 def _locked_game(game_id, with_seats=False) -> Game:
-    """The game row, locked. ``with_seats`` prefetches the seats (one query, not locked)
-    for actions that read them but never add or remove one."""
-    games = Game.objects.select_for_update()
+    """The game row, locked. ``with_seats`` (actions that read the seats but never add
+    or remove one) also loads the league, host, season and the seated users, not locked:
+    after the commit this very object is what the table's sockets render from
+    (``rummy.access.remember``), so none of them has to read the game again."""
     if with_seats:
-        games = games.prefetch_related("seats")
+        games = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("league", "host", "season")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        )
+    else:
+        games = Game.objects.select_for_update()
     try:
         return games.get(pk=game_id)
     except Game.DoesNotExist:
@@ -148,18 +156,23 @@ def _save(game: Game, new_state, moves, **fields):
     for name, value in fields.items():
         setattr(game, name, value)
     movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
+    loaded = "seats" in getattr(game, "_prefetched_objects_cache", {})
     transaction.on_commit(
-        lambda: _after_commit(game.pk, new_version, movers=movers, new_turn=new_turn)
+        lambda: _after_commit(game.pk, new_version, movers=movers, new_turn=new_turn,
+                              game=game if loaded else None)
     )
     return Result(game, new_version)
 
 
-def _after_commit(game_id, version, movers=None, new_turn=True):
+def _after_commit(game_id, version, movers=None, new_turn=True, game=None):
     """Tell open pages (ids and versions only) and send emails. ``movers``: the users
     whose count of games awaiting their move may have changed (None: every seated
-    player, for changes that do not go through ``_save``)."""
-    from rummy import broadcast, notifications
+    player, for changes that do not go through ``_save``). ``game``: the game as just
+    saved, complete with seats and users, for this process's sockets to render from."""
+    from rummy import access, broadcast, notifications
 
+    if game is not None:
+        access.remember(game)
     broadcast.game_updated(game_id, version, movers=movers)
     if new_turn:
         # Emails ("your move", result): logs its own failures, never raises.
@@ -358,6 +371,7 @@ def act(game_id, user, expected_version, action: dict) -> Result:
     if seat.timeouts_in_row:
         # Acting in person clears the absence mark.
         Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
+        seat.timeouts_in_row = 0
     return _finish_action(game, new_state, moves)
 
 
@@ -402,9 +416,10 @@ def timeout(game_id, expected_version) -> Result:
     if game.turn_deadline is None or game.turn_deadline > timezone.now():
         raise ActionRefused(_("The deadline has not passed."), code="not_due")
     state = game.engine_state()
-    seat = game.seats.get(number=state.turn)
+    seat = next(s for s in game.seats.all() if s.number == state.turn)
     new_state = engine.play_timeout(state, state.turn)
     Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=seat.timeouts_in_row + 1)
+    seat.timeouts_in_row += 1
     moves = [(Move.Kind.TIMEOUT, state.turn, None, {"do": "timeout"})]
     return _finish_action(game, new_state, moves)
 
