@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from leagues.models import League, Season
 from leagues.services import LeagueError
 from leagues.standings import freeze, game_finished
-from rummy import broadcast
-from rummy.models import Game, Move
+from rummy import services as game_services
+from rummy.models import Game
 
 
 def _messages(error):
@@ -87,27 +87,13 @@ def running_games(season):
 def void_game(game, by_user):
     """Void an open or running game: it ends now and counts for nothing.
 
-    Permission is the caller's business (league owners/admins; see leagues.access).
-    Appends a VOID move to the game's log and tells connected players.
+    Permission is the caller's business (league owners/admins; see leagues.access). The
+    change itself is the game service's (logged, version-checked, broadcast); here the
+    season's frozen standings follow.
     """
-    game = Game.objects.select_for_update().get(pk=game.pk)
-    if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
-        raise LeagueError(_("Only a game that has not ended can be voided."))
-    now = timezone.now()
-    version = game.version + 1
-    # Conditional update: on SQLite (no row locks) a move landing at the same time wins
-    # or loses cleanly instead of being overwritten.
-    updated = Game.objects.filter(pk=game.pk, version=game.version, status=game.status).update(
-        status=Game.Status.VOIDED,
-        finished_at=now,
-        version=version,
-        to_move=None,
-        turn_deadline=None,
-    )
-    if not updated:
-        raise LeagueError(_("The game changed just now; please try again."))
-    Move.objects.create(game=game, seq=version, kind=Move.Kind.VOID, user=by_user)
-    game.refresh_from_db()
-    game_finished(game)
-    transaction.on_commit(lambda: broadcast.game_updated(game.pk, version))
-    return game
+    try:
+        result = game_services.void_game(game.pk, by_user)
+    except game_services.ActionRefused as refusal:
+        raise LeagueError(refusal.message) from None
+    game_finished(result.game)
+    return result.game

@@ -127,7 +127,8 @@ def _save(game: Game, new_state, moves, **fields):
     new_version = old_version + len(moves)
     old_to_move = game.to_move_id
     now = timezone.now()
-    fields.update(_turn_fields(game, new_state, now))
+    # Whose move and the deadline follow from the state, unless the caller says otherwise.
+    fields = {**_turn_fields(game, new_state, now), **fields}
     # Emails and header badges only care when a turn begins or the game ends; a draw
     # within a turn changes neither, and is by far the most common action.
     new_turn = "turn_started_at" in fields or "status" in fields
@@ -446,6 +447,26 @@ def end_early(game_id, user, expected_version=None) -> Result:
     new_state = engine.end_early(game.engine_state())
     moves = [(Move.Kind.END_EARLY, None, user, {"do": "end_early"})]
     return _finish_action(game, new_state, moves)
+
+
+@transaction.atomic
+def void_game(game_id, user) -> Result:
+    """A league admin voids an open or running game (when its season closes): it ends
+    now, counts for nothing, and its state stays as it was (``rummy.replay`` knows).
+    Permission is the caller's (``leagues.seasons``)."""
+    game = _locked_game(game_id)
+    if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+        raise ActionRefused(_("Only a game that has not ended can be voided."),
+                            code="not_active")
+    return _save(
+        game,
+        game.engine_state(),
+        [(Move.Kind.VOID, None, user, {})],
+        status=Game.Status.VOIDED,
+        finished_at=timezone.now(),
+        to_move=None,
+        turn_deadline=None,
+    )
 
 
 def _finish_action(game: Game, new_state, moves, **fields):
