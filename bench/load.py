@@ -18,6 +18,7 @@ servers as the baseline. Loopback only; bounded in clients and time; stops by it
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import secrets
@@ -188,6 +189,9 @@ class Player:
         self.started = False
         self.held = None  # the frames before the start: only the last one matters
         self.pacer = None
+        self.via_socket = False
+        self.socket = None
+        self.ws_sent = None  # (version acted on, time sent) of an action sent over the socket
 
     def on_socket_frame(self, html, now):
         if self.started:
@@ -212,6 +216,10 @@ class Player:
             return  # a flash-only frame
         version = int(match.group(1))
         self.seen = max(self.seen, version)
+        if self.ws_sent is not None and version > self.ws_sent[0]:
+            self.stats.actions += 1
+            self.stats.post_times.append(now - self.ws_sent[1])
+            self.ws_sent = None
         pending = self.game.pending
         for base in [b for b in pending if b < version]:
             sent, awaiting = pending[base]
@@ -246,6 +254,15 @@ class Player:
         others = {p for p in self.game.players if p is not self}
         t0 = time.monotonic()
         self.game.pending[version] = (t0, others)
+        if self.via_socket:
+            # As the table page does while its socket is up (htmx ws-send): the form's
+            # fields as JSON over the game's socket; the new view comes back on it.
+            self.ws_sent = (version, t0)
+            try:
+                await self.socket.send(json.dumps({"action": action, "version": str(version)}))
+            except Exception:  # noqa: BLE001 - counted, the run goes on
+                self.stats.errors += 1
+            return
         try:
             reply = await self.http.post(
                 url, data={"action": action, "version": str(version)},
@@ -269,6 +286,8 @@ class Player:
         url = f"ws://{HOST}:{self.server.port}{path}"
         async with connect(url, additional_headers=self.headers, max_size=2**22,
                            open_timeout=30) as socket:
+            if path.startswith("/ws/games/"):
+                self.socket = socket
             ready.set()
             while True:
                 timeout = self.deadline + 2 - time.monotonic()
@@ -325,6 +344,7 @@ async def run_load(games, servers, args):
         pacer = Pacer(args.rate) if args.rate > 0 else None
         for player in players:
             player.pacer = pacer
+            player.via_socket = args.via == "socket"
             player.deadline = deadline
             player.start(time.monotonic())
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
@@ -386,6 +406,7 @@ def report(args, stats, elapsed, connect_seconds, healthz, workers):
     lines = [
         f"stack={args.stack} workers={workers} players={args.players} games={args.games} "
         f"offered={'saturation' if args.rate <= 0 else f'{args.rate:g} actions/s'} "
+        f"via={args.via} "
         f"duration={elapsed:.1f}s sockets_opened_in={connect_seconds:.1f}s",
         f"actions applied: {stats.actions}  ({rate:.1f} actions/s)",
         f"refused (4xx): {stats.refused}  server errors (5xx): {stats.server_errors}  "
@@ -393,7 +414,8 @@ def report(args, stats, elapsed, connect_seconds, healthz, workers):
         f"(mean {stats.frame_bytes / max(stats.frames, 1) / 1024:.1f} KiB)",
         f"move-to-update latency (ms, {len(ms)} samples): p50={percentile(ms, 50):.1f} "
         f"p95={percentile(ms, 95):.1f} p99={percentile(ms, 99):.1f}",
-        f"POST round trip (ms): p50={percentile(post_ms, 50):.1f} p95={percentile(post_ms, 95):.1f}",
+        f"{'POST round trip' if args.via == 'post' else 'action to own new view'} (ms): "
+        f"p50={percentile(post_ms, 50):.1f} p95={percentile(post_ms, 95):.1f}",
         f"server CPU per action: {1000 * stats.server_cpu / max(stats.actions, 1):.1f} ms "
         f"({stats.server_cpu:.1f} CPU-s in {elapsed:.0f} s over {workers} workers; "
         f"this load generator itself: {stats.client_cpu:.1f} CPU-s)",
@@ -417,6 +439,10 @@ def main(argv=None):
     parser.add_argument("--rate", type=float, default=120,
                         help="actions per second offered in all (open loop); 0: every "
                              "player acts the moment it is their move (saturation)")
+    parser.add_argument("--via", choices=["post", "socket"], default="post",
+                        help="how players send their actions: HTTP POST (the page's "
+                             "fallback, the default) or the game's WebSocket (what the page "
+                             "does while its socket is up)")
     parser.add_argument("--baseline-seconds", type=float, default=5)
     parser.add_argument("--no-me", action="store_true", help="skip the /ws/me/ sockets")
     parser.add_argument("--pg-url", default=os.environ.get("BENCH_PG_URL",

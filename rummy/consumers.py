@@ -166,11 +166,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not outcome.game_changed:
             # A draft edit is private to the player: answer this page only.
             await self._send_view()
-        else:
-            # Everyone (this page too) gets the new view through game.updated; clear the
-            # sender's old message now.
-            with translation.override(self.language):
-                await self.send(text_data=render_flash(None))
+        # Otherwise everyone, this page too, gets the new view through game.updated, and
+        # its frames carry the (now empty) message area as well.
 
     def _read(self, text_data):
         if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
