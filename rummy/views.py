@@ -14,9 +14,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from leagues.access import can_view_league, get_league_for_member
+from leagues.access import get_league_for_member
 from rummy import clock, dispatch, services
-from rummy.access import game_at_least, get_game_for_viewer
+from rummy.access import game_at_least, get_game_for_viewer, may_view
 from rummy.forms import OpenTableForm
 from rummy.presenters import SORTS, table_context
 
@@ -54,9 +54,11 @@ def act(request, game_id):
     """Every control of the table page (see ``rummy.dispatch``)."""
     # The hot path of a busy server: the game (seats and users) is read through the
     # process's shared memory of recent versions (rummy.access.game_at_least), which
-    # the table's sockets use too; who may see it is checked against the database.
+    # the table's sockets use too, and so is whether the user may see its league (at
+    # most seconds old): this only chooses between 404 and going on, while the services
+    # check afresh what each action needs (a seat at the table, a membership to sit).
     game = game_at_least(game_id, 0)
-    if game is None or not can_view_league(request.user, game.league):
+    if game is None or not may_view(request.user, game.league):
         raise Http404(_("No such game."))
     try:
         outcome = dispatch.perform(game.pk, request.user, request.POST)

@@ -131,16 +131,19 @@ async def test_socket_frames_never_show_another_players_cards(league, cast):
                 break
             action = bots.choose_action(state, state.turn, rng)
             actor = "alice" if state.turn == 0 else "bob"
+            frames = {}
             if action["do"] == "meld":
                 await database_sync_to_async(services.meld)(
                     game.pk, cast[actor], current.version, action["table"], action["knock"])
             else:
                 await sockets[actor][0].send_to(text_data=json.dumps(
                     {"action": action["do"], "version": current.version}))
-                await sockets[actor][0].receive_from()  # the cleared message
+                # The sender's answer is the new view itself: wait for it before reading
+                # the state it must agree with.
+                frames[actor] = await sockets[actor][0].receive_from(timeout=2)
             after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
-            for socket, seat in sockets.values():
-                frame = await socket.receive_from(timeout=2)
+            for name, (socket, seat) in sockets.items():
+                frame = frames.get(name) or await socket.receive_from(timeout=2)
                 check(frame, after.engine_state(), seat)
     finally:
         for socket, _seat in sockets.values():
