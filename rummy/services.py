@@ -464,7 +464,8 @@ def void_game(game_id, user) -> Result:
         [(Move.Kind.VOID, None, user, {})],
         status=Game.Status.VOIDED,
         finished_at=timezone.now(),
-        to_move=None,
+        # The same names as the derived turn fields, so that these win over them.
+        to_move_id=None,
         turn_deadline=None,
     )
 
