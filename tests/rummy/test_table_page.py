@@ -150,3 +150,18 @@ def test_shared_fragments_are_rendered_once_and_stay_per_language(client, league
     client.cookies["django_language"] = "lv"
     client.get(url(game))
     assert len(presenters._fragments) > rendered  # Latvian has its own copies
+
+
+def test_finished_game_shows_no_stock_and_no_live_hand(client, league, cast):
+    # R9: once the game is over the stock and the hands no longer matter; the final
+    # scores and the last round's revealed hands say it all.
+    state = engine.position(["AC 2D", "KC KD KH"], stock="5S 6S 7S", drawn=1, target=20)
+    game = set_state(start_two(league, cast), state)
+    client.force_login(cast["alice"])
+    client.post(reverse("rummy:act", args=[game.pk]), {"action": "knock", "version": game.version})
+    html = client.get(url(game)).content.decode()
+    assert "Final scores" in html
+    assert 'id="stock-size"' not in html and 'id="hand"' not in html
+    assert "You are watching this game" not in html
+    shown, revealed = cards_shown(html)
+    assert shown == [] and sorted(revealed) == sorted(["AC", "2D", "KC", "KD", "KH"])
