@@ -5,15 +5,14 @@ A game belongs to its league: a private league's games exist only for its member
 league's games may be watched by any signed-in user.
 """
 
-import threading
 import time
-from collections import OrderedDict
 
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from leagues.access import can_view_league
+from rummy.memory import Recent
 from rummy.models import Game, Seat
 
 
@@ -49,37 +48,28 @@ def get_game_for_viewer(user, game_id):
 # version never changes once written. So the first socket loads it and the others reuse
 # it. Only a game at least as new as the broadcast version is reused.
 
-_RECENT_MAX = 1024
-_recent_games = OrderedDict()  # game id -> Game
-_recent_lock = threading.Lock()
+_recent_games = Recent(1024)  # game id -> Game
 
 
 def remember(game):
-    with _recent_lock:
-        _recent_games[game.pk] = game
-        _recent_games.move_to_end(game.pk)
-        while len(_recent_games) > _RECENT_MAX:
-            _recent_games.popitem(last=False)
+    _recent_games.put(game.pk, game)
 
 
 def remembered_game(game_id, version):
     """The game at ``version`` or newer if this process has it in memory, else None.
     Never touches the database (safe on the event loop)."""
-    with _recent_lock:
-        game = _recent_games.get(game_id)
+    game = _recent_games.get(game_id)
     return game if game is not None and game.version >= version else None
 
 
 def game_at_least(game_id, version):
     """The game (seats and users loaded) at ``version`` or newer: from this process's
     memory when another socket already loaded it, else from the database."""
-    with _recent_lock:
-        game = _recent_games.get(game_id)
-    if game is not None and game.version >= version:
-        return game
-    game = games_with_seats().filter(pk=game_id).first()
-    if game is not None:
-        remember(game)
+    game = remembered_game(game_id, version)
+    if game is None:
+        game = games_with_seats().filter(pk=game_id).first()
+        if game is not None:
+            remember(game)
     return game
 
 
@@ -99,13 +89,10 @@ def remembered_view_check(user, league):
 
 
 def may_view(user, league):
-    key = (user.pk, league.pk)
-    now = time.monotonic()
-    hit = _view_checks.get(key)
-    if hit is not None and now - hit[1] < VIEW_CHECK_SECONDS:
-        return hit[0]
-    allowed = can_view_league(user, league)
-    if len(_view_checks) > 50_000:
-        _view_checks.clear()
-    _view_checks[key] = (allowed, now)
+    allowed = remembered_view_check(user, league)
+    if allowed is None:
+        allowed = can_view_league(user, league)
+        if len(_view_checks) > 50_000:
+            _view_checks.clear()
+        _view_checks[(user.pk, league.pk)] = (allowed, time.monotonic())
     return allowed

@@ -6,9 +6,6 @@ state. A spectator gets the view of no seat. The only other state read here is t
 arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
-import threading
-from collections import OrderedDict
-
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -16,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from leagues.access import membership_for
 from rummy import drafts, engine
+from rummy.memory import Recent
 from rummy.models import Game
 
 SUIT_NAMES = {"C": gettext_lazy("clubs"), "D": gettext_lazy("diamonds"),
@@ -185,23 +183,15 @@ def _round_key(last):
 # Rendered fragments that are the same for every viewer, per server process, keyed by
 # template, language and content: after a move every open socket re-renders its view,
 # and these parts (the table, the revealed hands of the last round) are most of it.
-_FRAGMENTS_MAX = 2048
-_fragments = OrderedDict()
-_fragments_lock = threading.Lock()
+_fragments = Recent(2048)
 
 
 def fragment(template, key, context_fn):
     full_key = (template, translation.get_language(), key)
-    with _fragments_lock:
-        html = _fragments.get(full_key)
-        if html is not None:
-            _fragments.move_to_end(full_key)
-            return html
-    html = render_to_string(template, context_fn())
-    with _fragments_lock:
-        _fragments[full_key] = html
-        while len(_fragments) > _FRAGMENTS_MAX:
-            _fragments.popitem(last=False)
+    html = _fragments.get(full_key)
+    if html is None:
+        html = render_to_string(template, context_fn())
+        _fragments.put(full_key, html)
     return html
 
 

@@ -70,8 +70,9 @@ def act(request, game_id):
         return redirect(game.league)
     if not request.htmx:
         return redirect(game)
-    game = game_at_least(game_id, outcome.version or 0) if outcome.game_changed else None
-    if game is None or not outcome.game_changed:
+    # A draft edit has no new version (and reads the game afresh, with the draft).
+    game = game_at_least(game_id, outcome.version) if outcome.version is not None else None
+    if game is None:
         game = get_game_for_viewer(request.user, game_id)
     return _render_table(request, game)
 
