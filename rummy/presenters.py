@@ -6,6 +6,8 @@ state. A spectator gets the view of no seat. The only other state read here is t
 arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
+import time
+
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -15,6 +17,7 @@ from leagues.access import membership_for
 from rummy import drafts, engine
 from rummy.memory import Recent
 from rummy.models import Game
+from rummy.templatetags.clock_tags import table_clock
 
 SUIT_NAMES = {"C": gettext_lazy("clubs"), "D": gettext_lazy("diamonds"),
               "H": gettext_lazy("hearts"), "S": gettext_lazy("spades")}
@@ -133,9 +136,19 @@ def table_context(game: Game, user, sort="suit", flash=None):
     selected = set(draft.data.get("selected", [])) if editing else set()
     hand_codes = draft.data["hand"] if editing else view["hand"]
     table_codes = draft.data["table"] if editing else [m.split() for m in view["table"]]
-    prefix = "h" if editing else None
-    hand = [card_info(code, f"{prefix}{i}" if prefix else None, f"h{i}" in selected)
-            for code, i in sort_hand(hand_codes, sort)]
+    hand, hand_html = None, None
+    if editing:
+        hand = [card_info(code, f"h{i}", f"h{i}" in selected)
+                for code, i in sort_hand(hand_codes, sort)]
+    elif seat_number is not None and not view["game_over"]:
+        # Another player's move does not change this hand: rendered once per hand and
+        # order, not once per move.
+        hand_html = fragment(
+            "rummy/_hand.html", (game.pk, tuple(hand_codes), sort, view["hand_points"]),
+            lambda: {"hand": [card_info(code) for code, _i in sort_hand(hand_codes, sort)],
+                     "hand_points": view["hand_points"], "editing": False, "sort": sort,
+                     "game_pk": game.pk},
+        )
     if editing:
         melds, melds_html = [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)], None
     else:
@@ -157,14 +170,28 @@ def table_context(game: Game, user, sort="suit", flash=None):
         }
         for n in range(len(view["hand_sizes"]))
     ]
+    clock = table_clock(game, user)
+    my_turn = (seat_number is not None and view["turn"] == seat_number
+               and not view["round_over"])
+    turn_name = names.get(view["turn"], "?")
+    # Everyone but the player to move (and each of those alike) sees the same status at
+    # one version; the time left in it is shown to the minute.
+    minute = int(time.time() // 60) if clock["deadline"] else None
+    status_html = fragment(
+        "rummy/_status.html",
+        (game.pk, game.version, my_turn, editing, turn_name, clock["deadline"], minute),
+        lambda: {"view": view, "final": view["game_over"], "my_turn": my_turn,
+                 "legal": legal, "editing": editing, "turn_name": turn_name,
+                 "clock": clock},
+    )
     ctx.update(
-        view=view, hand=hand, melds=melds, melds_html=melds_html, players=players, legal=legal,
+        view=view, hand=hand, hand_html=hand_html, game_pk=game.pk, clock=clock,
+        status_html=status_html, melds=melds, melds_html=melds_html, players=players, legal=legal,
         editing=editing, has_selection=bool(selected),
         can_play_knock=editing and engine.can_knock_after(state, seat_number,
                                                           drafts.hand_after(draft)),
-        turn_name=names.get(view["turn"], "?"),
-        my_turn=seat_number is not None and view["turn"] == seat_number
-        and not view["round_over"],
+        turn_name=turn_name,
+        my_turn=my_turn,
         hand_points=view["hand_points"],
         # A finished round never changes: its (large) revealed hands render once.
         last_round_html=fragment(

@@ -165,3 +165,44 @@ def test_finished_game_shows_no_stock_and_no_live_hand(client, league, cast):
     assert "You are watching this game" not in html
     shown, revealed = cards_shown(html)
     assert shown == [] and sorted(revealed) == sorted(["AC", "2D", "KC", "KD", "KH"])
+
+
+def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
+    """A move re-renders every open view of the game. The hand of a player who did not
+    move has not changed and is not rendered again, and the status line is rendered
+    once for all who are not to move; the pages are the same as when rendered afresh."""
+    from django.test.signals import template_rendered
+    from django.template.loader import render_to_string
+
+    from rummy import presenters, services
+    from rummy.access import game_at_least
+    from rummy.models import Game
+
+    game = start_two(league, cast)  # alice to move
+    bob, carol = cast["bob"], cast["carol"]
+
+    def page(user, version):
+        return render_to_string("rummy/_game_frames.html",
+                                presenters.table_context(game_at_least(game.pk, version), user))
+
+    page(bob, game.version)
+    services.draw(game.pk, cast["alice"], game.version)
+    rendered = []
+
+    def record(sender, template, **kwargs):
+        rendered.append(template.name)
+
+    template_rendered.connect(record)
+    try:
+        bob_html = page(bob, game.version + 1)
+        carol_html = page(carol, game.version + 1)
+    finally:
+        template_rendered.disconnect(record)
+    assert "rummy/_hand.html" not in rendered
+    assert rendered.count("rummy/_status.html") == 1
+    presenters._fragments.clear()
+    game_now = Game.objects.get(pk=game.pk)
+    assert bob_html == render_to_string("rummy/_game_frames.html",
+                                        presenters.table_context(game_now, bob))
+    assert carol_html == render_to_string("rummy/_game_frames.html",
+                                          presenters.table_context(game_now, carol))
