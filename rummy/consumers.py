@@ -10,6 +10,7 @@ answered to the sender alone. The channel layer carries only ids and versions.
 ``MeConsumer`` (``ws/me/``): the header badge of games awaiting the user's move.
 """
 
+import asyncio
 import json
 import re
 from urllib.parse import parse_qs
@@ -116,6 +117,31 @@ def _version_of(frames):
     return int(match.group(1)) if match else -1
 
 
+# Game ids -> the task loading that game into this process's memory. After a move every
+# socket of the game on this process gets ``game.updated`` at the same moment; without
+# this each of them would find the new version missing and read the game itself.
+_loading = {}
+
+
+async def load_once(game_id, version):
+    """Make sure the game at ``version`` or newer is in this process's memory, reading it
+    from the database at most once however many sockets ask at the same time."""
+    if remembered_game(game_id, version) is not None:
+        return
+    task = _loading.get(game_id)
+    if task is not None:
+        await asyncio.shield(task)  # another socket's read: wait for it, do not cancel it
+        if remembered_game(game_id, version) is not None:
+            return
+    task = asyncio.ensure_future(database_sync_to_async(game_at_least)(game_id, version))
+    _loading[game_id] = task
+    try:
+        await asyncio.shield(task)
+    finally:
+        if _loading.get(game_id) is task:
+            del _loading[game_id]
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     sent_version = -1  # the newest game version this socket has been sent
 
@@ -184,6 +210,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _send_view(self, flash=None, version=None):
         frames = None
         if version is not None and flash is None:
+            await load_once(self.game_id, version)
             frames = render_remembered(self.user, self.game_id, self.sort, version,
                                        self.language)
         if frames is None:

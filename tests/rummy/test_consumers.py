@@ -250,3 +250,27 @@ def test_the_event_loop_fast_path_renders_the_same_view_or_declines(setup):
     assert render_remembered(mover, game.pk, "suit", game.version, "en") is None
     assert render_remembered(cast["carol"], game.pk, "suit", game.version, "en") is None
     assert render_remembered(other, game.pk, "suit", game.version + 1, "en") is None
+
+
+async def test_sockets_waiting_for_the_same_version_read_the_game_once(setup, monkeypatch):
+    """After a move every socket of the game in this process asks for the new version at
+    once; one of them reads it from the database and the others wait for that read."""
+    import asyncio
+
+    from rummy import consumers
+    from rummy.access import remembered_game
+
+    game, _cast = await database_sync_to_async(lambda: setup)()
+    reads = []
+    real = consumers.game_at_least
+
+    def counting(game_id, version):
+        reads.append(version)
+        return real(game_id, version)
+
+    monkeypatch.setattr(consumers, "game_at_least", counting)
+    await asyncio.gather(*(consumers.load_once(game.pk, game.version) for _ in range(4)))
+    assert reads == [game.version]
+    assert remembered_game(game.pk, game.version) is not None
+    await consumers.load_once(game.pk, game.version)  # in memory: no read at all
+    assert reads == [game.version]
