@@ -19,7 +19,7 @@ from rummy.models import Game, Seat
 def games_with_seats():
     """Games with their league and seated users loaded: every page of a game reads
     them, and loading them once keeps the query count independent of the seats."""
-    return Game.objects.select_related("league", "host").prefetch_related(
+    return Game.objects.select_related("league").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user"))
     )
 

@@ -90,13 +90,13 @@ def seat_of(game: Game, user) -> Seat | None:
 
 def _locked_game(game_id, with_seats=False) -> Game:
     """The game row, locked. ``with_seats`` (actions that read the seats but never add
-    or remove one) also loads the league, host, season and the seated users, not locked:
+    or remove one) also loads the league, season and the seated users, not locked:
     after the commit this very object is what the table's sockets render from
     (``rummy.access.remember``), so none of them has to read the game again."""
     if with_seats:
         games = (
             Game.objects.select_for_update(of=("self",))
-            .select_related("league", "host", "season")
+            .select_related("league", "season")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         )
     else:
