@@ -362,8 +362,11 @@ async def run_load(games, servers, args):
 
 
 async def baseline(http, servers, seconds, concurrency):
-    """Requests per second of the trivial /healthz view on the same servers."""
+    """Requests per second of the trivial /healthz view on the same servers, and the
+    server CPU seconds per request (which, unlike the rate, does not depend on how
+    fast this one-process client can send)."""
     done = 0
+    cpu_start = cpu_seconds(servers)
     end = time.monotonic() + seconds
 
     async def loop(server):
@@ -375,7 +378,8 @@ async def baseline(http, servers, seconds, concurrency):
 
     start = time.monotonic()
     await asyncio.gather(*(loop(servers[i % len(servers)]) for i in range(concurrency)))
-    return done / (time.monotonic() - start)
+    rate = done / (time.monotonic() - start)
+    return rate, (cpu_seconds(servers) - cpu_start) / max(done, 1)
 
 
 def cpu_seconds(servers):
@@ -399,7 +403,8 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def report(args, stats, elapsed, connect_seconds, healthz, workers):
+def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
+    healthz, healthz_cpu = baseline_result
     ms = [x * 1000 for x in stats.latencies]
     post_ms = [x * 1000 for x in stats.post_times]
     rate = stats.actions / elapsed
@@ -420,7 +425,10 @@ def report(args, stats, elapsed, connect_seconds, healthz, workers):
         f"({stats.server_cpu:.1f} CPU-s in {elapsed:.0f} s over {workers} workers; "
         f"this load generator itself: {stats.client_cpu:.1f} CPU-s)",
         f"baseline /healthz: {healthz:.0f} requests/s; actions/s ÷ healthz/s = "
-        f"{rate / healthz if healthz else float('nan'):.3f}",
+        f"{rate / healthz if healthz else float('nan'):.3f}; server CPU per request "
+        f"{1000 * healthz_cpu:.1f} ms, so one action costs "
+        f"{stats.server_cpu / max(stats.actions, 1) / healthz_cpu if healthz_cpu else float('nan'):.1f}"
+        f" trivial requests",
     ]
     if ms:
         lines.append(f"mean latency {statistics.mean(ms):.1f} ms")
