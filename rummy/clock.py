@@ -53,6 +53,7 @@ def tick(now=None, limit=200) -> int:
     for game in due:
         if enforce_deadline(game):
             played += 1
-    # Reminders and missed "your move"/result emails; logs its own failures.
+    # Reminders, and the "your move" and result emails of the changes since the last
+    # pass (moves never send email themselves); logs its own failures.
     notifications.clock_pass(now)
     return played

@@ -9,9 +9,10 @@ Rules that hold everywhere here:
   its unique constraint turning a second clock process, a retry or a race into an
   IntegrityError, and only then is the email sent. A failed send releases its claims so
   that the next clock pass may try again.
-- Emails go out after the game's transaction has committed (``services._after_commit``
-  calls ``after_game_change``) and a failing mail server is logged, never raised: a move
-  is never broken or rolled back by email.
+- Emails about games ("your move", results) are sent by the turn clock's pass
+  (``clock_pass``, every ``CLOCK_INTERVAL`` seconds, from ``run_clock``), never in the
+  request that made the move: a slow or failing mail server can neither hold up nor
+  break a move, and a failure is logged and retried by the next pass.
 - Several games awaiting a user's move are grouped into one email.
 """
 
@@ -361,22 +362,6 @@ def notify_result(game) -> int:
 # --- The hooks ------------------------------------------------------------------------
 
 
-def after_game_change(game_id):
-    """Called by ``services`` after every committed change of a game. Never raises: an
-    email problem must not reach the player who moved."""
-    try:
-        game = Game.objects.select_related("league").filter(pk=game_id).first()
-        if game is None:
-            return
-        with translation.override(settings.LANGUAGE_CODE):
-            if game.status == Game.Status.ACTIVE:
-                notify_turns([game.pk])
-            elif game.status == Game.Status.FINISHED:
-                notify_result(game)
-    except Exception:
-        log.exception("notifications for game %s failed", game_id)
-
-
 def send_due_reminders(now=None) -> int:
     """Remind each player whose turn has a quarter (or less) of its time left, once per
     turn, grouped per player. Returns how many emails were sent."""
@@ -420,9 +405,9 @@ def send_due_reminders(now=None) -> int:
 
 
 def catch_up(now=None) -> int:
-    """Send "your move" and result emails that recent changes should have sent but did
-    not (the process died after commit, or the mail server failed). Only looks back
-    ``CATCH_UP``, so it never digs up old turns."""
+    """Send the "your move" and result emails of recent changes not sent yet: those
+    since the last pass, and any that failed (the mail server was down). Only looks
+    back ``CATCH_UP``, so it never digs up old turns."""
     now = now or timezone.now()
     since = now - CATCH_UP
     turn_users = (

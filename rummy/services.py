@@ -129,9 +129,6 @@ def _save(game: Game, new_state, moves, **fields):
     now = timezone.now()
     # Whose move and the deadline follow from the state, unless the caller says otherwise.
     fields = {**_turn_fields(game, new_state, now), **fields}
-    # Emails and header badges only care when a turn begins or the game ends; a draw
-    # within a turn changes neither, and is by far the most common action.
-    new_turn = "turn_started_at" in fields or "status" in fields
     updated = Game.objects.filter(pk=game.pk, version=old_version).update(
         state=new_state.to_dict() if new_state is not None else game.state,
         version=new_version,
@@ -159,25 +156,26 @@ def _save(game: Game, new_state, moves, **fields):
     movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
     loaded = "seats" in getattr(game, "_prefetched_objects_cache", {})
     transaction.on_commit(
-        lambda: _after_commit(game.pk, new_version, movers=movers, new_turn=new_turn,
+        lambda: _after_commit(game.pk, new_version, movers=movers,
                               game=game if loaded else None)
     )
     return Result(game, new_version)
 
 
-def _after_commit(game_id, version, movers=None, new_turn=True, game=None):
-    """Tell open pages (ids and versions only) and send emails. ``movers``: the users
-    whose count of games awaiting their move may have changed (None: every seated
-    player, for changes that do not go through ``_save``). ``game``: the game as just
-    saved, complete with seats and users, for this process's sockets to render from."""
-    from rummy import access, broadcast, notifications
+def _after_commit(game_id, version, movers=None, game=None):
+    """Tell open pages (ids and versions only). ``movers``: the users whose count of
+    games awaiting their move may have changed (None: every seated player, for changes
+    that do not go through ``_save``). ``game``: the game as just saved, complete with
+    seats and users, for this process's sockets to render from.
+
+    Emails ("your move", results) are not sent here but by the turn clock's next pass
+    (``notifications.clock_pass``, every ``CLOCK_INTERVAL`` seconds): a slow or failing
+    mail server must not hold up the player who moved, nor cost the busy web workers."""
+    from rummy import access, broadcast
 
     if game is not None:
         access.remember(game)
     broadcast.game_updated(game_id, version, movers=movers)
-    if new_turn:
-        # Emails ("your move", result): logs its own failures, never raises.
-        notifications.after_game_change(game_id)
 
 
 def _turn_fields(game: Game, state, now):

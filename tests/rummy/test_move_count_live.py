@@ -14,7 +14,7 @@ from django.core import mail
 from django.test import Client
 
 from config.asgi import application
-from rummy import clock, engine, services
+from rummy import clock, engine, notifications, services
 from rummy.models import Game
 from tests.factories import make_league, make_season, make_user, started_game
 
@@ -72,7 +72,7 @@ async def _drain_until(communicator, n, limit=10):
     raise AssertionError(f"the badge never showed {n}; last frame: {frame}")
 
 
-async def test_another_players_move_updates_the_badge_and_sends_one_email():
+async def test_another_players_move_updates_the_badge_and_the_clock_emails_once():
     alice, bob, (game,) = await database_sync_to_async(_setup)()
     bob_socket = await me_socket(bob)
     try:
@@ -82,6 +82,8 @@ async def test_another_players_move_updates_the_badge_and_sends_one_email():
             await database_sync_to_async(services.draw)(game.pk, alice, game.version + i)
         frame = await _drain_until(bob_socket, 1)
         assert 'hx-swap-oob="true"' in frame
+        assert mail.outbox == []  # the moves' own requests send nothing
+        await database_sync_to_async(notifications.clock_pass)()
         assert [m.to for m in mail.outbox if m.to == [bob.email]] == [[bob.email]]
     finally:
         await bob_socket.disconnect()

@@ -54,17 +54,19 @@ def sent_to(user):
 def test_your_move_email_once_per_game_per_turn(django_capture_on_commit_callbacks):
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     assert len(sent_to(alice)) == 1
     assert game.league.name in mail.outbox[0].subject
     # A draw keeps the turn (R3.2): the same turn is never announced twice.
     with django_capture_on_commit_callbacks(execute=True):
         services.draw(game.pk, alice, game.version)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     assert len(mail.outbox) == 1
     # Two more draws end alice's turn (R3.4): now bob is told, once.
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     assert player_at(game, 1) == bob and game.to_move == bob
+    notifications.clock_pass()
+    notifications.clock_pass()
     assert len(sent_to(bob)) == 1
     assert len(sent_to(alice)) == 1
     assert Notice.objects.filter(kind=Notice.Kind.YOUR_MOVE).count() == 2
@@ -73,25 +75,26 @@ def test_your_move_email_once_per_game_per_turn(django_capture_on_commit_callbac
 def test_a_new_turn_of_the_same_game_is_announced_again(django_capture_on_commit_callbacks):
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
+    notifications.clock_pass()
     draw_until_turn_passes(game, bob, django_capture_on_commit_callbacks)
+    notifications.clock_pass()
     assert game.to_move == alice
     assert len(sent_to(alice)) == 2 and len(sent_to(bob)) == 1
 
 
-def test_email_is_sent_only_after_the_move_commits(django_capture_on_commit_callbacks):
+def test_a_move_sends_no_email_itself_the_clock_pass_does(django_capture_on_commit_callbacks):
+    """The request that makes a move never waits for the mail server: the turn clock's
+    next pass announces the new turn."""
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
                           turn_started_at=game.turn_started_at)
-    for _ in range(3):
-        game.refresh_from_db()
-        with django_capture_on_commit_callbacks() as callbacks:
-            services.draw(game.pk, alice, game.version)
-        for callback in callbacks:
-            assert mail.outbox == []  # nothing before the commit
-            callback()
+    draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
+    assert game.to_move == bob
+    assert mail.outbox == []
+    notifications.clock_pass()
     assert len(sent_to(bob)) == 1
 
 
@@ -128,7 +131,7 @@ def test_an_already_announced_game_is_not_listed_again():
 def test_html_alternative_and_absolute_links():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     message = mail.outbox[0]
     html, mimetype = message.alternatives[0]
     assert mimetype == "text/html"
@@ -156,7 +159,7 @@ def test_stale_claims_are_released_when_the_player_already_moved():
 def test_unverified_address_gets_no_email(django_capture_on_commit_callbacks):
     alice, bob = make_user(), make_user()  # email_verified=False
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=1)):
         assert notifications.send_due_reminders() == 0
@@ -169,7 +172,7 @@ def test_inactive_user_gets_no_email():
     alice.is_active = False
     alice.save()
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     assert mail.outbox == []
 
 
@@ -177,7 +180,7 @@ def test_preferences_are_respected():
     alice, bob = verified(), verified()
     NotificationPrefs.objects.create(user=alice, your_move=False)
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     assert mail.outbox == []
     quarter_left = game.turn_deadline - (game.turn_deadline - game.turn_started_at) / 4
     with time_machine.travel(quarter_left + datetime.timedelta(seconds=1)):
@@ -192,12 +195,12 @@ def test_preferences_are_respected():
 def test_a_user_who_verifies_later_hears_of_waiting_games():
     alice, bob = make_user(), verified()
     first = game_between(alice, bob)
-    notifications.after_game_change(first.pk)
+    notifications.clock_pass()
     assert mail.outbox == []
     alice.email_verified = True
     alice.save()
     second = game_between(alice, bob)
-    notifications.after_game_change(second.pk)
+    notifications.clock_pass()
     assert len(mail.outbox) == 1
     assert f"/games/{first.pk}/" in mail.outbox[0].body
     assert f"/games/{second.pk}/" in mail.outbox[0].body
@@ -319,9 +322,7 @@ def test_a_timeout_hands_the_turn_over_and_announces_it():
     Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
                           turn_started_at=game.turn_started_at)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        # The clock's on-commit hook runs outside a test transaction only; do it by hand.
-        assert clock.tick() == 1
-        notifications.after_game_change(game.pk)
+        assert clock.tick() == 1  # the timeout, then the same pass's emails
     assert len(sent_to(bob)) == 1
     assert Seat.objects.get(game=game, user=alice).timeouts_in_row == 1
 
@@ -342,11 +343,13 @@ def test_result_email_once_to_each_player_who_wants_it(django_capture_on_commit_
         services.end_early(game.pk, alice, game.version)  # alice owns the league
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+    assert mail.outbox == []  # not from the request that ended it: from the clock
+    notifications.clock_pass()
     assert len(sent_to(alice)) == 1 and len(sent_to(bob)) == 1 and sent_to(carol) == []
     assert sent_to(bob)[0].subject.startswith("You won")
     assert "ended your game" in sent_to(alice)[0].body
     assert "Bob" not in sent_to(bob)[0].subject
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     notifications.catch_up()
     assert len(mail.outbox) == 2
 
@@ -356,18 +359,20 @@ def test_result_email_once_to_each_player_who_wants_it(django_capture_on_commit_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("backend", ["FailingBackend", "RefusingConnectionBackend"])
-def test_a_failing_mail_server_never_breaks_a_move(settings, backend, caplog):
+def test_a_failing_mail_server_is_logged_and_retried_by_the_next_pass(settings, backend,
+                                                                      caplog):
     settings.EMAIL_BACKEND = f"tests.mail_backends.{backend}"
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     before = game.version
     for _ in range(3):
         game.refresh_from_db()
-        services.draw(game.pk, alice, game.version)  # commits, then the email fails
+        services.draw(game.pk, alice, game.version)
     game.refresh_from_db()
     assert game.to_move == bob and game.version == before + 3
+    notifications.clock_pass()  # the email fails: logged, not raised
     assert "could not send" in caplog.text
-    # The failed email's claim is released, so the clock's catch-up retries it.
+    # The failed email's claim is released, so the next pass retries it.
     assert not Notice.objects.filter(user=bob).exists()
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox = []
@@ -376,18 +381,20 @@ def test_a_failing_mail_server_never_breaks_a_move(settings, backend, caplog):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_unexpected_notification_error_never_escapes(settings, monkeypatch, caplog):
+def test_an_unexpected_notification_error_never_stops_the_clock(settings, monkeypatch,
+                                                                caplog):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
     def broken(*args, **kwargs):
         raise RuntimeError("bug in notifications")
 
-    monkeypatch.setattr(notifications, "notify_turns", broken)
+    monkeypatch.setattr(notifications, "notify_user_turns", broken)
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    result = services.draw(game.pk, alice, game.version)
-    assert Game.objects.get(pk=game.pk).version == result.version
-    assert "notifications for game" in caplog.text
+    with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
+        assert clock.tick() == 1  # the timeout is played; the email step fails alone
+    assert "notification step catch_up failed" in caplog.text
+    assert Game.objects.get(pk=game.pk).to_move == bob
 
 
 def test_catch_up_only_looks_back_an_hour():
@@ -414,7 +421,7 @@ def test_unsubscribe_token_round_trips(pref):
 def test_every_email_carries_its_own_one_click_unsubscribe():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     message = mail.outbox[0]
     header = message.extra_headers["List-Unsubscribe"]
     assert header.startswith("<https://carousel.example/notifications/unsubscribe/")

@@ -169,7 +169,7 @@ def _email_with_link(alice):
 
     state = engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
     game = started_game([alice, bob], state=state)
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     assert len(mail.outbox) == 1
     return mail.outbox[0]
 
@@ -212,7 +212,7 @@ def test_after_unsubscribing_no_more_such_emails(client):
 
     game = started_game([alice, bob], state=engine.position(hands=["2C 3D", "KS QS"],
                                                             stock="9H 5D 6D 7C"))
-    notifications.after_game_change(game.pk)
+    notifications.clock_pass()
     assert mail.outbox == []
 
 
