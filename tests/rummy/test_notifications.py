@@ -171,7 +171,7 @@ def test_inactive_user_gets_no_email():
     alice, bob = verified(), verified()
     alice.is_active = False
     alice.save()
-    game = game_between(alice, bob)
+    game_between(alice, bob)
     notifications.clock_pass()
     assert mail.outbox == []
 
@@ -420,7 +420,7 @@ def test_unsubscribe_token_round_trips(pref):
 
 def test_every_email_carries_its_own_one_click_unsubscribe():
     alice, bob = verified(), verified()
-    game = game_between(alice, bob)
+    game_between(alice, bob)
     notifications.clock_pass()
     message = mail.outbox[0]
     header = message.extra_headers["List-Unsubscribe"]

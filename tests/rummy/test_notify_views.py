@@ -168,7 +168,7 @@ def _email_with_link(alice):
     from rummy import engine
 
     state = engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
-    game = started_game([alice, bob], state=state)
+    started_game([alice, bob], state=state)
     notifications.clock_pass()
     assert len(mail.outbox) == 1
     return mail.outbox[0]
@@ -210,8 +210,8 @@ def test_after_unsubscribing_no_more_such_emails(client):
     bob = make_user(email_verified=True)
     from rummy import engine
 
-    game = started_game([alice, bob], state=engine.position(hands=["2C 3D", "KS QS"],
-                                                            stock="9H 5D 6D 7C"))
+    started_game([alice, bob], state=engine.position(hands=["2C 3D", "KS QS"],
+                                                  stock="9H 5D 6D 7C"))
     notifications.clock_pass()
     assert mail.outbox == []
 
