@@ -2,18 +2,30 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
+STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt | cksum | cut -d' ' -f1)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-stack test-e2e install migrate demo clock bench bench-load messages compilemessages clean
+.PHONY: run test test-stack test-e2e install lock migrate demo clock bench bench-load messages compilemessages clean
 
-$(STAMP): requirements.txt requirements-dev.txt
+# Every installed version, transitive ones included, comes from the lock files
+# (requirements*.txt, with hashes; see README "Dependencies" and `make lock`).
+$(STAMP): requirements-dev.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --disable-pip-version-check -r requirements-dev.txt
+	$(BIN)/pip install -q --disable-pip-version-check --require-hashes -r requirements-dev.txt
 	touch $(STAMP)
 
 install: $(STAMP)
+
+## Re-make the lock files from the *.in files (after changing a pin there, or to take
+## newer releases of unpinned transitive dependencies: add --upgrade via ARGS). Review
+## the diff, run the tests, commit the .in and .txt files together.
+LOCK = $(BIN)/uv pip compile --quiet --generate-hashes --python-version 3.11 \
+	--python-platform x86_64-manylinux_2_28 --no-header --annotation-style line $(ARGS)
+lock: install
+	$(LOCK) requirements.in -o requirements.txt
+	$(LOCK) requirements-dev.in -o requirements-dev.txt
+	$(LOCK) requirements-e2e.in -o requirements-e2e.txt
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
@@ -44,7 +56,7 @@ test-stack: install
 ## Real Chromium (Debian's package) through Playwright at a phone viewport.
 test-e2e: install
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
-	$(BIN)/pip install -q --disable-pip-version-check -r requirements-e2e.txt
+	$(BIN)/pip install -q --disable-pip-version-check --require-hashes -r requirements-e2e.txt
 	$(BIN)/python -m pytest -m e2e tests/e2e $(ARGS)
 
 bench: install
