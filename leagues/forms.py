@@ -9,9 +9,38 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from leagues.models import League, Membership, Season, User
+from leagues.validators import (
+    no_control_characters,
+    no_control_characters_but_newlines,
+    normalize_newlines,
+)
 
 
-class SignupForm(UserCreationForm):
+class MultilineField(forms.CharField):
+    """A textarea's text with its line breaks as plain LF: browsers send CR LF."""
+
+    def to_python(self, value):
+        return normalize_newlines(super().to_python(value))
+
+
+class NoControlCharacters:
+    """Form mixin: the listed one-line fields refuse control characters, the multi-line
+    ones everything but line breaks (``leagues.validators``)."""
+
+    one_line_fields = ()
+    multiline_fields = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.one_line_fields:
+            self.fields[name].validators.append(no_control_characters)
+        for name in self.multiline_fields:
+            self.fields[name].validators.append(no_control_characters_but_newlines)
+
+
+class SignupForm(NoControlCharacters, UserCreationForm):
+    one_line_fields = ("username", "display_name", "email")
+
     class Meta:
         model = User
         fields = ["username", "display_name", "email"]
@@ -33,10 +62,14 @@ class SignupForm(UserCreationForm):
         return name
 
 
-class LeagueForm(forms.ModelForm):
+class LeagueForm(NoControlCharacters, forms.ModelForm):
+    one_line_fields = ("name",)
+    multiline_fields = ("description",)
+
     class Meta:
         model = League
         fields = ["name", "description", "visibility"]
+        field_classes = {"description": MultilineField}
         widgets = {
             "description": forms.Textarea(attrs={"rows": 3}),
             "visibility": forms.RadioSelect,
@@ -70,8 +103,10 @@ class InviteForm(forms.Form):
         return timezone.now() + timedelta(days=days) if days else None
 
 
-class SeasonForm(forms.ModelForm):
+class SeasonForm(NoControlCharacters, forms.ModelForm):
     """A season's dates and house settings (R10). The model checks overlaps."""
+
+    one_line_fields = ("name",)
 
     target_score = forms.IntegerField(
         label=_("Target score"),
