@@ -17,6 +17,7 @@ Rules that hold everywhere here:
 """
 
 import logging
+import re
 import smtplib
 from datetime import timedelta
 
@@ -59,6 +60,10 @@ REMINDER_HORIZON = timedelta(seconds=7 * 86400 // REMINDER_FRACTION)
 CATCH_UP = timedelta(hours=1)
 
 MAIL_ERRORS = (smtplib.SMTPException, OSError)
+
+# What ``subject_text`` turns into a space: C0 and C1 controls and the line and
+# paragraph separators (whitespace proper is collapsed by ``str.split``).
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class BadToken(Exception):
@@ -165,10 +170,33 @@ def read_verification_token(token):
 # --- Sending --------------------------------------------------------------------------
 
 
+def subject_text(text) -> str:
+    """``text`` made safe for a Subject header: every run of whitespace or control
+    characters (a CR LF in a league's name, a tab, a line separator) becomes one space.
+    Names are checked when a form takes them (``leagues.validators``), but one stored
+    before that check or through the admin must not break, or inject into, a header."""
+    return " ".join(_CONTROL_RE.sub(" ", str(text)).split())
+
+
 def _send(user, subject, template, context, pref=None, build_url=absolute_url) -> bool:
     """Render ``email/<template>.txt`` and ``.html`` and send them to ``user``. With
     ``pref``, the email carries that kind's one-click unsubscribe link and headers.
-    True when the mail server accepted it; errors are logged, never raised."""
+    True when the mail server accepted it. Errors are logged, never raised: whatever
+    breaks one email (the mail server, a template, a bad header) must not stop the
+    clock's pass from sending the others."""
+    try:
+        message = _message(user, subject, template, context, pref, build_url)
+        message.send()
+    except MAIL_ERRORS:
+        log.warning("could not send the %s email to user %s", template, user.pk, exc_info=True)
+        return False
+    except Exception:
+        log.exception("could not build or send the %s email to user %s", template, user.pk)
+        return False
+    return True
+
+
+def _message(user, subject, template, context, pref, build_url):
     context = {
         "user": user,
         "site_url": build_url("/"),
@@ -182,18 +210,29 @@ def _send(user, subject, template, context, pref=None, build_url=absolute_url) -
         headers["List-Unsubscribe"] = f"<{link}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject=subject,
+        subject=subject_text(subject),
         body=render_to_string(f"email/{template}.txt", context),
         to=[user.email],
         headers=headers,
     )
     message.attach_alternative(render_to_string(f"email/{template}.html", context), "text/html")
+    return message
+
+
+def _send_claimed(user, notices, template, build, pref):
+    """Build (``build()`` returns the subject and the context) and send the one email
+    that ``notices`` were claimed for. On any failure the claims are released, so that
+    the next pass tries again, and the failure is logged, never raised."""
     try:
-        message.send()
-    except MAIL_ERRORS:
-        log.warning("could not send the %s email to user %s", template, user.pk, exc_info=True)
-        return False
-    return True
+        subject, context = build()
+    except Exception:
+        log.exception("could not prepare the %s email to user %s", template, user.pk)
+        sent = False
+    else:
+        sent = _send(user, subject, template, context, pref=pref)
+    if not sent:
+        _release(notices)
+    return sent
 
 
 def _claim(user, game, kind, turn_started_at):
@@ -281,15 +320,18 @@ def notify_user_turns(user, now=None) -> int:
     claimed = _claim_current_turns(user, pending, Notice.Kind.YOUR_MOVE)
     if not claimed:
         return 0
-    lines = [_game_line(game, user, now) for game, _notice in claimed]
-    waiting = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
-    subject = ngettext(
-        "Your move in %(league)s", "Your move in %(count)d games", len(lines)
-    ) % {"league": lines[0]["league"], "count": len(lines)}
-    context = {"games": lines, "others_waiting": max(waiting - len(lines), 0)}
-    if _send(user, subject, "your_move", context, pref="your_move"):
-        return len(lines)
-    _release([notice for _game, notice in claimed])
+
+    def build():
+        lines = [_game_line(game, user, now) for game, _notice in claimed]
+        waiting = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
+        subject = ngettext(
+            "Your move in %(league)s", "Your move in %(count)d games", len(lines)
+        ) % {"league": lines[0]["league"], "count": len(lines)}
+        return subject, {"games": lines, "others_waiting": max(waiting - len(lines), 0)}
+
+    notices = [notice for _game, notice in claimed]
+    if _send_claimed(user, notices, "your_move", build, pref="your_move"):
+        return len(claimed)
     return 0
 
 
@@ -337,25 +379,26 @@ def notify_result(game) -> int:
         notice = _claim(user, game, Notice.Kind.RESULT, None)
         if notice is None:
             continue
-        if seat.is_winner:
-            subject = _("You won in %(league)s!") % {"league": game.league.name}
-        else:
-            subject = _("Game over in %(league)s") % {"league": game.league.name}
-        context = {
-            "game": game,
-            "league": game.league.name,
-            "url": absolute_url(game.get_absolute_url()),
-            "standings": standings,
-            "winners": ", ".join(winners),
-            "you_won": seat.is_winner,
-            "your_score": seat.final_score,
-            "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
-            == "ended_early",
-        }
-        if _send(user, subject, "result", context, pref="results"):
+
+        def build(seat=seat):
+            if seat.is_winner:
+                subject = _("You won in %(league)s!") % {"league": game.league.name}
+            else:
+                subject = _("Game over in %(league)s") % {"league": game.league.name}
+            return subject, {
+                "game": game,
+                "league": game.league.name,
+                "url": absolute_url(game.get_absolute_url()),
+                "standings": standings,
+                "winners": ", ".join(winners),
+                "you_won": seat.is_winner,
+                "your_score": seat.final_score,
+                "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
+                == "ended_early",
+            }
+
+        if _send_claimed(user, [notice], "result", build, pref="results"):
             sent += 1
-        else:
-            _release([notice])
     return sent
 
 
@@ -391,16 +434,20 @@ def send_due_reminders(now=None) -> int:
         claimed = _claim_current_turns(user, due[user.pk], Notice.Kind.REMINDER)
         if not claimed:
             continue
-        lines = [_game_line(game, user, now) for game, _notice in claimed]
-        subject = ngettext(
-            "Reminder: your move in %(league)s, %(left)s",
-            "Reminder: %(count)d games await your move",
-            len(lines),
-        ) % {"league": lines[0]["league"], "left": lines[0]["time_left"], "count": len(lines)}
-        if _send(user, subject, "reminder", {"games": lines}, pref="reminders"):
+
+        def build(user=user, claimed=claimed):
+            lines = [_game_line(game, user, now) for game, _notice in claimed]
+            subject = ngettext(
+                "Reminder: your move in %(league)s, %(left)s",
+                "Reminder: %(count)d games await your move",
+                len(lines),
+            ) % {"league": lines[0]["league"], "left": lines[0]["time_left"],
+                 "count": len(lines)}
+            return subject, {"games": lines}
+
+        notices = [notice for _game, notice in claimed]
+        if _send_claimed(user, notices, "reminder", build, pref="reminders"):
             sent += 1
-        else:
-            _release([notice for _game, notice in claimed])
     return sent
 
 
@@ -419,13 +466,25 @@ def catch_up(now=None) -> int:
         .exclude(_noticed(Notice.Kind.YOUR_MOVE))
         .values_list("to_move", flat=True)
     )
-    sent = sum(1 for user in _users(turn_users) if notify_user_turns(user, now))
+    sent = sum(
+        1 for user in _users(turn_users) if _guarded(notify_user_turns, user, now)
+    )
     finished = Game.objects.filter(
         status=Game.Status.FINISHED, finished_at__gte=since
     ).select_related("league")
     for game in finished:
-        sent += notify_result(game)
+        sent += _guarded(notify_result, game)
     return sent
+
+
+def _guarded(notify, *args):
+    """``notify(*args)``, or 0 when it fails: one user's or one game's trouble is logged
+    and the pass goes on to the others (their claims, if any, were released)."""
+    try:
+        return notify(*args)
+    except Exception:
+        log.exception("%s failed for %r", notify.__name__, args[0])
+        return 0
 
 
 def clock_pass(now=None):

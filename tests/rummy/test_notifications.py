@@ -393,7 +393,7 @@ def test_an_unexpected_notification_error_never_stops_the_clock(settings, monkey
     game = game_between(alice, bob)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
         assert clock.tick() == 1  # the timeout is played; the email step fails alone
-    assert "notification step catch_up failed" in caplog.text
+    assert "bug in notifications" in caplog.text  # logged, for one user, not raised
     assert Game.objects.get(pk=game.pk).to_move == bob
 
 
