@@ -50,10 +50,18 @@ class SignupForm(NoControlCharacters, UserCreationForm):
         }
 
     def clean_email(self):
-        email = self.cleaned_data["email"].strip()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(_("An account with this email address already exists."))
-        return email
+        # A taken address is NOT an error here: saying so would tell anyone which
+        # addresses have accounts. ``services.sign_up`` deals with it.
+        return self.cleaned_data["email"].strip()
+
+    def validate_unique(self):
+        # The model's own unique check on the address would say the same; the username
+        # (public anyway) is still checked.
+        exclude = self._get_validation_exclusions() | {"email"}
+        try:
+            self.instance.validate_unique(exclude=exclude)
+        except forms.ValidationError as error:
+            self._update_errors(error)
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"].strip()

@@ -5,17 +5,60 @@ with a message for the player, having changed nothing. Permission checks live in
 views (``leagues.access``); these functions check the rules of the domain.
 """
 
+from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from leagues.models import Invite, League, Membership
+from leagues.models import Invite, League, Membership, User
 
 
 class LeagueError(Exception):
     """A refused action. ``str(error)`` is the message to show; nothing was changed."""
+
+
+class UsernameTaken(LeagueError):
+    """Another sign-up took the username between the form's check and the save."""
+
+
+# --- Accounts -------------------------------------------------------------------------
+
+
+def _account_with_email(email):
+    return User.objects.filter(email__iexact=email).order_by("pk").first()
+
+
+def sign_up(form):
+    """The account that a valid ``SignupForm`` describes: ``(user, True)``.
+
+    When the address already belongs to an account, no second account is made and the
+    result is ``(owner, False)``: the caller must answer exactly as for a new account
+    (and tell the owner by email), so that sign-up never confirms which addresses have
+    accounts. Usernames are public (profiles), so a taken one is simply an error:
+    ``UsernameTaken`` when a concurrent sign-up took it after the form's check.
+    """
+    email = form.cleaned_data["email"]
+    owner = _account_with_email(email)
+    if owner is not None:
+        # The same costly hashing a new account gets, so that timing does not tell.
+        make_password(form.cleaned_data.get("password1"))
+        return owner, False
+    try:
+        # A savepoint: on PostgreSQL a failed INSERT spoils the transaction around it.
+        with transaction.atomic():
+            return form.save(), True
+    except IntegrityError:
+        # Two sign-ups raced past the form's checks; the unique constraints decided.
+        if User.objects.filter(username__iexact=form.cleaned_data["username"]).exists():
+            raise UsernameTaken(
+                User._meta.get_field("username").error_messages["unique"]
+            ) from None
+        owner = _account_with_email(email)
+        if owner is None:
+            raise
+        return owner, False
 
 
 # Path segments under /leagues/ that a league's slug must not take.

@@ -23,6 +23,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core import signing
+from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
@@ -49,6 +50,9 @@ ALL = "all"
 UNSUBSCRIBE_SALT = "carousel.notifications.unsubscribe"
 VERIFY_SALT = "carousel.notifications.verify-email"
 VERIFY_MAX_AGE = timedelta(days=3)
+# At most one "someone tried to sign up with your address" email per account this often:
+# a stranger's repeated sign-ups cannot flood the owner's inbox.
+SIGNUP_ATTEMPT_SECONDS = 600
 
 # A reminder is due once a quarter of the turn's time is left.
 REMINDER_FRACTION = 4
@@ -514,3 +518,21 @@ def send_verification_email(user, request=None) -> bool:
     }
     subject = _("Confirm your email address for Carousel")
     return _send(user, subject, "verify", context, build_url=build_url)
+
+
+def send_signup_attempt_email(user, request=None) -> bool:
+    """Tell ``user`` that someone tried to sign up with their address, with links to log
+    in and to reset the password. The sign-up page answers that attempt exactly as it
+    answers a new account, so it never tells a stranger which addresses have accounts;
+    this email is how the real owner finds out. True when the mail server accepted it."""
+    if not (user and user.email):
+        return False
+    if not cache.add(f"notify:signup-attempt:{user.pk}", True, SIGNUP_ATTEMPT_SECONDS):
+        return False
+    build_url = request.build_absolute_uri if request is not None else absolute_url
+    context = {
+        "login_url": build_url(reverse("login")),
+        "reset_url": build_url(reverse("password_reset")),
+    }
+    subject = _("Someone tried to sign up for Carousel with your address")
+    return _send(user, subject, "signup_attempt", context, build_url=build_url)

@@ -1,14 +1,14 @@
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from leagues import services
 from leagues.forms import SignupForm
 from leagues.models import League, User
 from rummy.models import Game, Seat
-from rummy.notifications import send_verification_email
+from rummy.notifications import send_signup_attempt_email, send_verification_email
 
 
 def signup(request):
@@ -16,15 +16,27 @@ def signup(request):
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # axes' backend needs the request to authenticate; the new account is known good.
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, _("Welcome to Carousel, %(name)s!") % {"name": user.name})
-        # Game emails go only to verified addresses: ask right away. A mail failure is
-        # logged by the sender and never stops the sign-up.
-        if send_verification_email(user, request):
-            messages.info(request, _("We sent you a link to confirm your email address."))
-        return redirect("home")
+        try:
+            user, created = services.sign_up(form)
+        except services.UsernameTaken as error:
+            form.add_error("username", str(error))
+        else:
+            # The same answer whether the address was new or already had an account
+            # (then its owner is told by email): the page must not tell a stranger which
+            # addresses have accounts. So nobody is logged in here: the newcomer
+            # confirms the address from the email and logs in. A mail failure is logged
+            # by the sender and changes nothing in the answer.
+            if created:
+                send_verification_email(user, request)
+            else:
+                send_signup_attempt_email(user, request)
+            messages.success(
+                request,
+                _("Thank you for signing up! We sent an email to %(email)s: open the "
+                  "link in it to confirm your address, then log in here.")
+                % {"email": form.cleaned_data["email"]},
+            )
+            return redirect("login")
     return render(request, "registration/signup.html", {"form": form})
 
 
