@@ -5,6 +5,8 @@ with a message for the player, having changed nothing. Permission checks live in
 views (``leagues.access``); these functions check the rules of the domain.
 """
 
+import secrets
+
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -64,26 +66,39 @@ def sign_up(form):
 # Path segments under /leagues/ that a league's slug must not take.
 RESERVED_SLUGS = {"new", "invite"}
 
+# Every new league's slug ends in a random suffix. A slug made unique by counting
+# ("club", "club-2") told whoever created "Club" that a league of that name existed,
+# private or not; a random suffix says nothing about other leagues.
+SLUG_SUFFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0, 1 to misread
+SLUG_SUFFIX_LENGTH = 6
+SLUG_ATTEMPTS = 5
 
-def _unique_slug(name):
+
+def _new_slug(name):
     base = slugify(name)[:80] or "league"
     if base in RESERVED_SLUGS:
         base = f"{base}-league"
-    slug, n = base, 1
-    while League.objects.filter(slug=slug).exists():
-        n += 1
-        slug = f"{base}-{n}"
-    return slug
+    suffix = "".join(secrets.choice(SLUG_SUFFIX_ALPHABET) for _ in range(SLUG_SUFFIX_LENGTH))
+    return f"{base}-{suffix}"
 
 
 @transaction.atomic
 def create_league(user, *, name, description="", visibility=League.Visibility.INVITE):
     """A new league with ``user`` as its owner."""
-    league = League.objects.create(
-        name=name, slug=_unique_slug(name), description=description, visibility=visibility
-    )
-    Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
-    return league
+    for _attempt in range(SLUG_ATTEMPTS):
+        try:
+            # A savepoint: the unique slug is the backstop if two creations ever draw
+            # the same suffix at once, and then the next attempt draws another.
+            with transaction.atomic():
+                league = League.objects.create(
+                    name=name, slug=_new_slug(name), description=description,
+                    visibility=visibility,
+                )
+        except IntegrityError:
+            continue
+        Membership.objects.create(league=league, user=user, role=Membership.Role.OWNER)
+        return league
+    raise LeagueError(_("The league could not be created just now. Please try again."))
 
 
 def _add_member(user, league):

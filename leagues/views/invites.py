@@ -54,24 +54,33 @@ def revoke_invite(request, slug, pk):
     return redirect("leagues:invites", league.slug)
 
 
+def _unusable(request):
+    # One neutral page, and the same status, for a link that never existed and for one
+    # revoked, expired or used up: neither tells whoever holds the link which league it
+    # was for, nor whether that league exists.
+    return render(request, "leagues/invite_unusable.html", status=404)
+
+
 @login_required
 def join_invite(request, token):
-    """Anyone with the link (signed in) may see the league's name and join with it."""
-    invite = get_object_or_404(Invite.objects.select_related("league"), token=token)
+    """Anyone with a usable link (signed in) may see the league's name and join with it.
+    Members are sent to their league whatever the state of the link."""
+    invite = Invite.objects.select_related("league").filter(token=token).first()
+    if invite is None:
+        return _unusable(request)
     league = invite.league
     if membership_for(request.user, league):
         messages.info(request, _("You are already a member of %(league)s.") % {"league": league})
         return redirect(league)
+    if invite.problem():
+        return _unusable(request)
     if request.method == "POST":
         try:
             services.join_by_invite(request.user, invite)
-        except services.LeagueError as error:
-            messages.error(request, str(error))
+        except services.LeagueError:
+            # The link stopped working since the page was shown (revoked, or its last
+            # use taken a moment ago): the neutral page, nothing changed.
             return redirect("leagues:join_invite", token)
         messages.success(request, _("You joined %(league)s.") % {"league": league})
         return redirect(league)
-    return render(
-        request,
-        "leagues/join_invite.html",
-        {"league": league, "invite": invite, "problem": invite.problem()},
-    )
+    return render(request, "leagues/join_invite.html", {"league": league, "invite": invite})

@@ -24,9 +24,13 @@ def league_list(request):
 def league_create(request):
     form = LeagueForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        league = services.create_league(request.user, **form.cleaned_data)
-        messages.success(request, _("League created. You are its owner."))
-        return redirect(league)
+        try:
+            league = services.create_league(request.user, **form.cleaned_data)
+        except services.LeagueError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("League created. You are its owner."))
+            return redirect(league)
     return render(request, "leagues/create.html", {"form": form})
 
 

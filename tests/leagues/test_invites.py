@@ -1,3 +1,4 @@
+import re
 from datetime import timedelta
 
 import pytest
@@ -6,6 +7,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from leagues.models import Invite
+
+
+def without_tokens(page):
+    return re.sub(r"\b[A-Za-z0-9]{64}\b", "CSRF-TOKEN", page)
 
 
 def msg(response):
@@ -60,17 +65,34 @@ def test_join_with_invite(client, cast, league):
         ({"max_uses": 1, "uses": 1}, "as many times as allowed"),
     ],
 )
-def test_unusable_invites_change_nothing(client, cast, league, fields, words):
+def test_unusable_invites_change_nothing_and_do_not_name_the_league(client, cast, league,
+                                                                  fields, words):
+    league.description = "Secret Tuesday games at Anna's."
+    league.save()
     invite = Invite.objects.create(league=league, **fields)
     client.force_login(cast["outsider"])
-    page = client.get(invite.get_absolute_url())
-    assert words in page.content.decode()
-    response = client.post(invite.get_absolute_url())
-    assert words in msg(response)
+    # The same answer as for a link that never existed.
+    never = client.get(reverse("leagues:join_invite", args=["never-was-a-token"]))
+    assert never.status_code == 404 and "cannot be used" in never.content.decode()
+    for response in (client.get(invite.get_absolute_url()),
+                     client.post(invite.get_absolute_url())):
+        page = response.content.decode()
+        assert response.status_code == 404
+        assert league.name not in page and "Secret Tuesday" not in page
+        assert without_tokens(page.replace(invite.token, "T")) == without_tokens(
+            never.content.decode().replace("never-was-a-token", "T"))
     assert not league.memberships.filter(user=cast["outsider"]).exists()
     uses = invite.uses
     invite.refresh_from_db()
     assert invite.uses == uses
+
+
+def test_a_member_opening_an_unusable_link_is_sent_to_the_league(client, cast, league):
+    invite = Invite.objects.create(league=league, revoked_at=timezone.now())
+    client.force_login(cast["member"])
+    response = client.get(invite.get_absolute_url())
+    assert response["Location"] == league.get_absolute_url()
+    assert "already a member" in msg(response)
 
 
 def test_member_using_invite_does_not_use_it_up(client, cast, league):

@@ -1,3 +1,5 @@
+import re
+
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
@@ -19,7 +21,7 @@ def test_create_league_makes_creator_owner(client, cast):
     )
     league = League.objects.get(name="Night Owls")
     assert response["Location"] == league.get_absolute_url()
-    assert league.slug == "night-owls" and league.is_public
+    assert re.fullmatch(r"night-owls-[a-z0-9]{6}", league.slug) and league.is_public
     assert league.memberships.get().role == Membership.Role.OWNER
 
 
@@ -27,8 +29,9 @@ def test_create_league_slug_is_unique_and_avoids_reserved(client, cast):
     client.force_login(cast["outsider"])
     for _ in range(2):
         client.post(reverse("leagues:create"), {"name": "New", "visibility": "invite"})
-    slugs = sorted(League.objects.values_list("slug", flat=True))
-    assert slugs == ["new-league", "new-league-2"]
+    slugs = list(League.objects.values_list("slug", flat=True))
+    assert len(set(slugs)) == 2
+    assert all(re.fullmatch(r"new-league-[a-z0-9]{6}", slug) for slug in slugs)
 
 
 def test_create_league_needs_a_name(client, cast):
@@ -118,3 +121,17 @@ def test_public_league_outsider_sees_tables_without_controls(client, cast, publi
     page = client.get(public_league.get_absolute_url()).content.decode()
     assert running.get_absolute_url() in page
     assert "Join this league" in page and "Leave league" not in page
+
+
+def test_a_new_leagues_address_does_not_reveal_a_private_league_of_that_name(
+    client, cast, league
+):
+    # ``league`` ("Private-Club", invite-only) exists; an outsider creates one with the
+    # same name and one with a name no league has: both addresses look alike.
+    client.force_login(cast["outsider"])
+    same = client.post(reverse("leagues:create"), {"name": league.name, "visibility": "invite"})
+    fresh = client.post(reverse("leagues:create"), {"name": "Lonely Name", "visibility": "invite"})
+    assert same.status_code == fresh.status_code == 302
+    assert re.fullmatch(r"/leagues/private-club-[a-z0-9]{6}/", same["Location"])
+    assert re.fullmatch(r"/leagues/lonely-name-[a-z0-9]{6}/", fresh["Location"])
+    assert League.objects.filter(name=league.name).count() == 2
