@@ -5,3 +5,7 @@ from django.utils.translation import gettext_lazy as _
 class RummyConfig(AppConfig):
     name = "rummy"
     verbose_name = _("Games")
+
+    def ready(self):
+        # Connects the log-out and password-change hooks that close sockets.
+        from rummy import sockets  # noqa: F401

@@ -4,17 +4,23 @@
 ``game.updated`` in group ``game-<id>``, it renders ITS user's view from the database and
 sends the fragments htmx swaps by id, so a phone that slept catches up by itself and a
 spectator never receives a hand. Actions arrive as htmx ``ws-send`` JSON (the fields of
-the page's form) and go through ``rummy.dispatch`` like the HTTP view; a refusal is
+the page's form) and go through ``rummy.dispatch`` like the HTTP view (once
+``rummy.sockets`` has found the socket's session still valid); a refusal is
 answered to the sender alone. The channel layer carries only ids and versions.
 
 ``MeConsumer`` (``ws/me/``): the header badge of games awaiting the user's move.
+
+Both are ``GuardedConsumer``s: counted against the user's socket cap, and closed when
+the session they were opened with ends (``rummy.sockets``).
 """
 
 import asyncio
 import json
 import re
+import time
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -24,7 +30,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from rummy import broadcast, clock, dispatch, services
+from rummy import broadcast, clock, services, sockets
 from rummy.access import (
     game_at_least,
     may_view,
@@ -142,25 +148,99 @@ async def load_once(game_id, version):
             del _loading[game_id]
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GuardedConsumer(AsyncWebsocketConsumer):
+    """A socket of a logged-in user that holds one of the user's places (the cap) and
+    closes when its session ends (see ``rummy.sockets``)."""
+
+    holds_place = False
+    guard_groups = ()
+    checked_at = 0.0
+    ended = False  # the session ended: nothing more is sent, even before the close lands
+    says_goodbye = False  # whether a page's message area shows why the socket closed
+
+    async def admit(self):
+        """True if the socket may go on; otherwise it has been closed, nothing sent."""
+        self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        if not (self.user and self.user.is_authenticated):
+            await self.close()
+            return False
+        if not await sync_to_async(sockets.take_place, thread_sensitive=False)(self.user.pk):
+            # Accepted only to be closed with a code that says why (a refused handshake
+            # carries none), and one the page does not reconnect on.
+            await self.accept()
+            await self.close(code=sockets.CLOSE_TOO_MANY, reason="too many sockets")
+            return False
+        self.holds_place = True
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
+        self.guard_groups = (sockets.session_group(self.session_key),
+                             sockets.logins_group(self.user.pk))
+        for group in self.guard_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.checked_at = time.monotonic()
+        return True
+
+    async def refuse(self):
+        """Close a socket that was admitted but will not be accepted."""
+        await self.release()
+        await self.close()
+
+    async def release(self):
+        for group in self.guard_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.guard_groups = ()
+        if self.holds_place:
+            self.holds_place = False
+            await sync_to_async(sockets.free_place, thread_sensitive=False)(self.user.pk)
+
+    async def disconnect(self, code):
+        await self.release()
+
+    async def session_ended(self, event=None):
+        if self.ended:
+            return
+        self.ended = True
+        await self.release()
+        if self.says_goodbye:
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(
+                    _("You are no longer logged in here. Log in again to go on.")))
+        await self.close(code=sockets.CLOSE_SESSION_ENDED)
+
+    async def session_check(self, event=None):
+        """Whether the session is still valid (closing the socket when it is not)."""
+        self.checked_at = time.monotonic()
+        valid = await database_sync_to_async(sockets.session_is_valid)(
+            self.session_key, self.user.pk)
+        if not valid:
+            await self.session_ended()
+        return valid
+
+    async def session_lapsed(self):
+        """A cheap safety net before a broadcast render: re-check the session at most
+        every RECHECK_SECONDS (a session may expire, or a message be lost)."""
+        if time.monotonic() - self.checked_at < sockets.RECHECK_SECONDS:
+            return False
+        return not await self.session_check()
+
+
+class GameConsumer(GuardedConsumer):
     sent_version = -1  # the newest game version this socket has been sent
+    says_goodbye = True
 
     async def connect(self):
-        self.user = self.scope.get("user")
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         sort = (query.get("sort") or ["suit"])[0]
         self.sort = sort if sort in SORTS else "suit"
         self.group = broadcast.game_group(self.game_id)
-        self.language = scope_language(self.scope)
-        if not (self.user and self.user.is_authenticated):
-            await self.close()
+        if not await self.admit():
             return
         frames = await in_language(self.language, render_view)(
             self.user, self.game_id, self.sort, enforce_clock=True
         )
         if frames is None:
-            await self.close()
+            await self.refuse()
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -171,17 +251,23 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await super().disconnect(code)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.ended:
+            return
         data = self._read(text_data)
         if data is None:
             with translation.override(self.language):
                 await self.send(text_data=render_flash(_("The request could not be read.")))
             return
         try:
-            outcome = await in_language(self.language, dispatch.perform)(
-                self.game_id, self.user, data
+            outcome = await in_language(self.language, sockets.perform)(
+                self.session_key, self.user, self.game_id, data
             )
+        except sockets.SessionEnded:
+            await self.session_ended()
+            return
         except services.StaleVersion as refusal:
             await self._send_view(flash=refusal.message)
             return
@@ -200,7 +286,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return None
         try:
             data = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested deep
             return None
         if not isinstance(data, dict):
             return None
@@ -225,9 +311,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_updated(self, event):
         version = event.get("version", 0)
-        if version <= self.sent_version:
+        if self.ended or version <= self.sent_version:
             # Already shown: under load the view rendered for an earlier message may
             # have come from a newer game than that message named.
+            return
+        if await self.session_lapsed():
             return
         await self._send_view(version=version)
 
@@ -237,14 +325,11 @@ def move_count_html(user):
     return render_to_string("rummy/_move_count.html", {"move_count": count})
 
 
-class MeConsumer(AsyncWebsocketConsumer):
+class MeConsumer(GuardedConsumer):
     async def connect(self):
-        self.user = self.scope.get("user")
-        if not (self.user and self.user.is_authenticated):
-            await self.close()
+        if not await self.admit():
             return
         self.group = broadcast.user_group(self.user.pk)
-        self.language = scope_language(self.scope)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.moves_changed({})
@@ -252,10 +337,13 @@ class MeConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await super().disconnect(code)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Nothing is sent on this socket by the page; ignore anything that arrives."""
 
     async def moves_changed(self, event):
+        if self.ended:
+            return
         html = await in_language(self.language, move_count_html)(self.user)
         await self.send(text_data=html)
