@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.models import League, Season
-from leagues.services import LeagueError
+from leagues.services import LeagueError, lock_league
 from leagues.standings import freeze, game_finished
 from rummy import services as game_services
 from rummy.models import Game
@@ -19,6 +19,9 @@ def _messages(error):
 @transaction.atomic
 def create_season(league, **fields):
     """A new planned season. Dates may not overlap another season of the league."""
+    # The overlap check reads the league's seasons: under the league's lock, ten
+    # identical requests at once make one season, not several overlapping ones.
+    lock_league(league.pk)
     season = Season(league=league, status=Season.Status.PLANNED, **fields)
     try:
         season.full_clean()

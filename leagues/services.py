@@ -148,9 +148,19 @@ def _owner_count(league):
     return league.memberships.filter(role=Membership.Role.OWNER).count()
 
 
+def lock_league(league_id):
+    """Lock the league's row until the transaction ends. Every change that checks a rule
+    over the league's memberships or seasons (at least one owner; seasons that do not
+    overlap) takes this lock first, so that two such changes at once queue up instead of
+    both passing the check. (SQLite ignores the lock; its IMMEDIATE transactions already
+    serialise every write.)"""
+    return League.objects.select_for_update().get(pk=league_id)
+
+
 @transaction.atomic
 def leave(user, league):
-    membership = Membership.objects.select_for_update().filter(league=league, user=user).first()
+    lock_league(league.pk)
+    membership = Membership.objects.filter(league=league, user=user).first()
     if membership is None:
         raise LeagueError(_("You are not a member of %(league)s.") % {"league": league})
     if membership.role == Membership.Role.OWNER and _owner_count(league) == 1:
@@ -182,12 +192,20 @@ def remove_member(by_membership, target):
 @transaction.atomic
 def set_role(by_membership, target, role):
     """Owners change other members' roles (including making a co-owner)."""
-    if by_membership.role != Membership.Role.OWNER:
-        raise LeagueError(_("Only an owner can change roles."))
     if role not in Membership.Role.values:
         raise LeagueError(_("Unknown role."))
-    if target.user_id == by_membership.user_id and role != Membership.Role.OWNER:
-        if _owner_count(target.league) == 1:
+    league = lock_league(target.league_id)
+    # Read both again under the lock: the other owner may have just changed them.
+    by_role = (
+        Membership.objects.filter(pk=by_membership.pk).values_list("role", flat=True).first()
+    )
+    if by_role != Membership.Role.OWNER:
+        raise LeagueError(_("Only an owner can change roles."))
+    target_role = Membership.objects.filter(pk=target.pk).values_list("role", flat=True).first()
+    if target_role is None:
+        raise LeagueError(_("That person is no longer a member."))
+    if target_role == Membership.Role.OWNER and role != Membership.Role.OWNER:
+        if _owner_count(league) == 1:
             raise LeagueError(_("You are the only owner: make someone else an owner first."))
     Membership.objects.filter(pk=target.pk).update(role=role)
 
