@@ -50,6 +50,7 @@ test: install
 test-stack: install
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/carousel} \
 	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
+	CACHE_URL=$${CACHE_URL:-redis://127.0.0.1:6379/1} \
 	SECRET_KEY=test-only DEBUG=1 \
 	$(BIN)/python -m pytest -m "not e2e" $(ARGS)
 

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -35,9 +36,22 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # DEBUG is on only for the embedded default (no database or secret given).
 DEBUG = env_bool("DEBUG", not (DATABASE_URL or os.environ.get("SECRET_KEY")))
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-dev-only-key-do-not-use-in-production-7c1f"
-)
+DEVELOPMENT_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production-7c1f"
+SECRET_KEY = os.environ.get("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+MIN_SECRET_KEY_LENGTH = 50
+if not DEBUG and (
+    len(SECRET_KEY) < MIN_SECRET_KEY_LENGTH
+    or SECRET_KEY.startswith("django-insecure")
+    or len(set(SECRET_KEY)) < 5
+):
+    # The key signs sessions, password-reset, unsubscribe and verification links: the
+    # public development key (or a short one) would let anyone forge them. Refuse to
+    # start rather than run a production site on it.
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set to 50 or more random characters when DEBUG is off "
+        "(it is missing, too short, or the public development key). Make one with: "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -51,12 +65,15 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "channels",
-    "axes",
+    "django_ratelimit",
     "leagues",
     "rummy",
 ]
 
 MIDDLEWARE = [
+    # First: everything below (the log-in throttle, the rate limits, logs) sees the
+    # client's address as the proxy saw it, not one the client wrote in a header.
+    "config.middleware.ClientAddress",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -68,8 +85,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # As django-axes asks, after the others: it turns a lock-out into its own response.
-    "axes.middleware.AxesMiddleware",
     # Must be last: keeps the chain synchronous under ASGI (see its docstring).
     "config.middleware.SyncMiddlewareChain",
 ]
@@ -132,12 +147,20 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------
+# Seconds a Redis read may take; must exceed channels_redis's blocking receive (5 s).
+CHANNEL_SOCKET_TIMEOUT = 30
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 times out any read after 5 s by default, and the layer's
+                # receive() blocks for up to 5 s (BZPOPMIN) on an idle socket: the read
+                # failed with TimeoutError and closed every quiet socket (1011) every
+                # 5 s. A read timeout well above the blocking time keeps idle sockets
+                # open and still notices a dead Redis connection.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_SOCKET_TIMEOUT,
+                           "socket_keepalive": True}],
                 # A group membership must outlive the longest WebSocket, or a player
                 # whose socket is still open silently stops getting updates. daphne
                 # ends every socket after --websocket_timeout 43200 (12 h, README) and
@@ -162,10 +185,7 @@ else:
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "leagues.User"
-AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -176,17 +196,47 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed log-ins: keyed on account AND address together, so that players behind one
-# carrier NAT do not lock each other out, with an automatic cool-off so that an attacker
-# cannot lock a real player out for good.
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", 5))
-AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", 15)))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_ENABLED = env_bool("AXES_ENABLED", True)
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", 0)) or None
-AXES_VERBOSE = False
+# --- The client's address ---------------------------------------------------------
+# How many proxies of ours stand in front of the workers (README "Proxy"): each appends
+# the address it saw to X-Forwarded-For, so the client's real address is the entry this
+# many places from the right; anything left of it was written by the client. 0: no
+# proxy, REMOTE_ADDR is the client (the default, and `make run`).
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", 0))
+
+# --- Log-in throttle and rate limits (leagues.throttle, leagues.limits) -------------
+# Wrong passwords: per account and per address from new devices, per account on a
+# device that logged in before (README "Log-in throttle"); each pause lasts this long.
+LOGIN_PAUSE_SECONDS = int(os.environ.get("LOGIN_PAUSE_SECONDS", 15 * 60))
+LOGIN_ACCOUNT_LIMIT = int(os.environ.get("LOGIN_ACCOUNT_LIMIT", 5))
+LOGIN_ADDRESS_LIMIT = int(os.environ.get("LOGIN_ADDRESS_LIMIT", 20))
+LOGIN_DEVICE_LIMIT = int(os.environ.get("LOGIN_DEVICE_LIMIT", 10))
+# POSTs per address (or per address mailed) that make the site send email or
+# create accounts; django-ratelimit's "count/period" (README "Limits").
+RATE_LIMITS = {
+    "signup": os.environ.get("RATE_LIMIT_SIGNUP", "10/h"),
+    "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/h"),
+    "password_reset_email": os.environ.get("RATE_LIMIT_PASSWORD_RESET_EMAIL", "3/h"),
+}
+# Open WebSockets per user, over every worker (rummy.consumers).
+MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", 20))
+RATELIMIT_USE_CACHE = "default"
+
+# The counts above live in the cache: Redis when REDIS_URL is set, so that every worker
+# shares them; the single-process default keeps them in its own memory, which is all
+# one process needs (django-ratelimit's check against that is silenced for it alone).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Its own database where it can (CACHE_URL), apart from the channel layer.
+            "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
+            "KEY_PREFIX": "carousel",
+        }
+    }
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]  # Django's own Redis cache
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # --- Email ----------------------------------------------------------------------------
 EMAIL_BACKEND = os.environ.get(
@@ -272,5 +322,4 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
 }

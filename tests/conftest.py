@@ -38,3 +38,17 @@ def _default_language(request):
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_django_cache(request):
+    # The log-in throttle, the rate limits and the socket counts live in Django's cache
+    # (local memory here, Redis on the stack lane): every test starts with none.
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -71,3 +71,39 @@ def test_production_responses_carry_the_headers_and_cookie_flags(env, tmp_path):
     assert "script-src 'self'" in result["csp"] and "unsafe-inline" not in result["csp"]
     cookie = result["csrf_cookie"].lower()
     assert "secure" in cookie and "httponly" in cookie and "samesite=lax" in cookie
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        None,  # forgotten: the development key would be used
+        "django-insecure-dev-only-key-do-not-use-in-production-7c1f",
+        "django-insecure-" + "x" * 60,
+        "short-but-set",
+        "a" * 64,  # long, but not random
+    ],
+)
+def test_production_refuses_to_start_without_a_real_secret_key(tmp_path, key):
+    env = production_env(tmp_path)
+    if key is None:
+        del env["SECRET_KEY"]
+    else:
+        env["SECRET_KEY"] = key
+    done = run(["manage.py", "check"], env)
+    assert done.returncode != 0
+    assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_debug_may_run_on_the_development_key(tmp_path):
+    env = production_env(tmp_path, DEBUG="1")
+    del env["SECRET_KEY"]
+    done = run(["manage.py", "check"], env)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_channel_layer_reads_longer_than_its_blocking_receive(env):
+    values = run_json(
+        "from django.conf import settings as s\n"
+        "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]))", env)
+    # channels_redis blocks up to 5 s in BZPOPMIN; redis-py 8 defaults to a 5 s read.
+    assert values["socket_timeout"] > 5
