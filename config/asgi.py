@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-Sockets are checked against ALLOWED_HOSTS by origin, so another site cannot open a
-player's socket with the player's cookies.
+Sockets are accepted only from the site's own pages (``config.origins``), so another
+site cannot open a player's socket with the player's cookies. Around everything, the
+protocol-level guards of ``config.asgi_guards``: NUL characters refused, private
+responses not cached.
 """
 
 import os
@@ -14,15 +16,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.asgi_guards import PrivateResponses, RejectNul  # noqa: E402
+from config.origins import SiteOriginValidator  # noqa: E402
 from rummy.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+websocket_app = SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+application = RejectNul(
+    ProtocolTypeRouter({"http": PrivateResponses(django_asgi_app), "websocket": websocket_app})
 )

@@ -1,13 +1,18 @@
 """Hostile input: every POST endpoint and the game's WebSocket, fed malformed, oversized
 and out-of-place data (property-based, bounded), answer 4xx or a clear error frame,
 never a 5xx, and change nothing: the game's version, state and move log stay as they
-were. The data never names the game's real version, so no example is a legal move."""
+were. The data never names the game's real version, so no example is a legal move.
 
+Also, through the whole ASGI application and many at once: a NUL in an address, a
+query or a cookie (a PostgreSQL DataError, a 500, before it was refused up front), and
+a socket frame nested too deep for the JSON parser (it closed the socket with 1011)."""
+
+import asyncio
 import json
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.testing import WebsocketCommunicator
+from channels.testing import HttpCommunicator, WebsocketCommunicator
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,6 +104,7 @@ ws_frames = st.one_of(
     st.builds(lambda n: json.dumps({"action": "draw", "version": "1", "pad": "x" * n}),
               st.integers(min_value=4096, max_value=100_000)),
     st.binary(min_size=1, max_size=2000),
+    st.builds(lambda n: "[" * n, st.integers(min_value=900, max_value=4000)),  # deep
 )
 
 
@@ -136,4 +142,91 @@ def test_websocket_refuses_hostile_frames(cast, role, frame):
                                        client.cookies["sessionid"].value, frame)
     assert 'id="flash"' in answer
     assert "Traceback" not in answer
+    assert snapshot(game.pk) == before
+
+
+NUL_ADDRESSES = ["/u/%00/", "/leagues/invite/%00/", "/leagues/invite/abc%00def/",
+                 "/accounts/reset/MQ/%00/", "/leagues/?q=%00", "/games/1/?sort=%00",
+                 "/notifications/verify/%00/"]
+NUL_COOKIE = 'sessionid="\\000\\000\\000\\000\\000\\000\\000\\000"'
+
+
+async def _get(path, cookie=None):
+    headers = [(b"host", b"testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    return await HttpCommunicator(application, "GET", path, headers=headers).get_response(5)
+
+
+def test_a_nul_in_an_address_query_or_cookie_is_a_bad_request_many_at_once(cast):
+    users, _values, game, _season = cast
+    client = Client()
+    client.force_login(users["member"])
+    session = f"sessionid={client.cookies['sessionid'].value}"
+    requests = [(path.replace("/games/1/", f"/games/{game.pk}/"), cookie)
+                for path in NUL_ADDRESSES for cookie in (None, session)]
+    requests += [("/", NUL_COOKIE), (f"/games/{game.pk}/", NUL_COOKIE)]
+
+    async def all_at_once():
+        return await asyncio.gather(*(_get(path, cookie) for path, cookie in requests * 3))
+
+    for (path, cookie), response in zip(requests * 3, async_to_sync(all_at_once)()):
+        assert response["status"] == 400, (path, cookie, response["status"])
+    # The site itself still answers.
+    assert async_to_sync(_get)(f"/games/{game.pk}/", session)["status"] == 200
+
+
+def test_a_socket_with_a_nul_in_its_query_or_cookie_is_refused(cast):
+    users, _values, game, _season = cast
+    client = Client()
+    client.force_login(users["player"])
+    session = f"sessionid={client.cookies['sessionid'].value}"
+
+    async def attempt(path, cookie):
+        communicator = WebsocketCommunicator(application, path, headers=[
+            (b"origin", b"http://testserver"), (b"cookie", cookie.encode())])
+        connected, _ = await communicator.connect()
+        await communicator.disconnect()
+        return connected
+
+    assert not async_to_sync(attempt)(f"/ws/games/{game.pk}/?sort=%00", session)
+    assert not async_to_sync(attempt)(f"/ws/games/{game.pk}/", NUL_COOKIE)
+    assert async_to_sync(attempt)(f"/ws/games/{game.pk}/", session)
+
+
+DEEP = "[" * 3000
+
+
+def test_frames_nested_too_deep_are_answered_and_the_sockets_stay_open(cast):
+    users, _values, game, _season = cast
+    before = snapshot(game.pk)
+    cookies = []
+    for role in ("player", "waiting", "member"):
+        client = Client()
+        client.force_login(users[role])
+        cookies += [client.cookies["sessionid"].value] * 2
+
+    async def one_socket(cookie):
+        communicator = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
+            (b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())])
+        connected, _ = await communicator.connect()
+        assert connected
+        try:
+            await communicator.receive_from(timeout=5)
+            for frame in (DEEP, '{"a":[' * 600, DEEP):
+                await communicator.send_to(text_data=frame)
+            answers = [await communicator.receive_from(timeout=5) for _ in range(3)]
+            # Still open and still answering.
+            await communicator.send_to(text_data=json.dumps({"action": "draw", "version": 1}))
+            answers.append(await communicator.receive_from(timeout=5))
+            return answers
+        finally:
+            await communicator.disconnect()
+
+    async def all_at_once():
+        return await asyncio.gather(*(one_socket(cookie) for cookie in cookies))
+
+    for answers in async_to_sync(all_at_once)():
+        assert all("The request could not be read." in a for a in answers[:3])
+        assert 'id="flash"' in answers[3]
     assert snapshot(game.pk) == before
