@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt | cksum | cut -d' '
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-stack test-e2e install lock migrate demo clock bench bench-load messages compilemessages clean
+.PHONY: run test test-stack test-e2e lint format install lock migrate demo bench bench-load messages compilemessages clean
 
 # Every installed version, transitive ones included, comes from the lock files
 # (requirements*.txt, with hashes; see README "Dependencies" and `make lock`).
@@ -53,6 +53,21 @@ test-stack: install
 	CACHE_URL=$${CACHE_URL:-redis://127.0.0.1:6379/1} \
 	SECRET_KEY=test-only DEBUG=1 \
 	$(BIN)/python -m pytest -m "not e2e" $(ARGS)
+
+## Every static check CI runs first (CONTRIBUTING.md): lint, formatting, types (mypy with
+## the django-stubs plugin: strict for rummy.engine, the rest per pyproject.toml), the
+## import contracts, and no model change without its migration. Runs them all, then fails
+## if any failed (each prints its own findings).
+LINT_STEPS = "$(BIN)/ruff check ." "$(BIN)/ruff format --check ." "$(BIN)/mypy" \
+	"$(BIN)/lint-imports" "$(BIN)/python manage.py makemigrations --check --dry-run"
+lint: install
+	@failed=; for step in $(LINT_STEPS); do echo "== $$step"; $$step || failed="$$failed\n  $$step"; done; \
+	if [ -n "$$failed" ]; then printf "lint failed:$$failed\n"; exit 1; fi
+
+## Rewrite the tree in place: the formatter, then every safe lint fix.
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 ## Real Chromium (Debian's package) through Playwright at a phone viewport.
 test-e2e: install
