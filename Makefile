@@ -42,17 +42,28 @@ run: demo
 	trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
+## Tests run in a random order (pytest-randomly). pyproject's -q hides the plugin's own
+## "Using --randomly-seed" header, so the seed is chosen here and printed; replay an order
+## with `make test TEST_SEED=N`, or keep the file order with ARGS="-p no:randomly".
+ifndef TEST_SEED
+TEST_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+RANDOMLY = -p randomly --randomly-seed=$(TEST_SEED)
+SAY_SEED = @echo "test order: --randomly-seed=$(TEST_SEED) (replay with TEST_SEED=$(TEST_SEED))"
+
 ## The whole test suite on the default set-up (SQLite, in-memory channel layer).
 test: install
-	$(BIN)/python -m pytest -m "not e2e and not stack" $(ARGS)
+	$(SAY_SEED)
+	$(BIN)/python -m pytest -m "not e2e and not stack" $(RANDOMLY) $(ARGS)
 
 ## The same suite on PostgreSQL + Redis, plus the multi-process proofs.
 test-stack: install
+	$(SAY_SEED)
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/carousel} \
 	REDIS_URL=$${REDIS_URL:-redis://127.0.0.1:6379/0} \
 	CACHE_URL=$${CACHE_URL:-redis://127.0.0.1:6379/1} \
 	SECRET_KEY=test-only DEBUG=1 \
-	$(BIN)/python -m pytest -m "not e2e" $(ARGS)
+	$(BIN)/python -m pytest -m "not e2e" $(RANDOMLY) $(ARGS)
 
 ## Every static check CI runs first (CONTRIBUTING.md): lint, formatting, types (mypy with
 ## the django-stubs plugin: strict for rummy.engine, the rest per pyproject.toml), the
@@ -73,7 +84,8 @@ format: install
 test-e2e: install
 	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 	$(BIN)/pip install -q --disable-pip-version-check --require-hashes -r requirements-e2e.txt
-	$(BIN)/python -m pytest -m e2e tests/e2e $(ARGS)
+	$(SAY_SEED)
+	$(BIN)/python -m pytest -m e2e tests/e2e $(RANDOMLY) $(ARGS)
 
 bench: install
 	$(BIN)/python -m rummy.engine.bench
