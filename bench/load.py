@@ -99,7 +99,7 @@ def create_rows(args, env):
     from django.contrib.sessions.backends.db import SessionStore
 
     from leagues.models import League, Membership, User
-    from rummy import services
+    from rummy import play
 
     per_game = args.players // args.games
     users = [
@@ -114,9 +114,9 @@ def create_rows(args, env):
     games = []
     for g in range(args.games):
         seated = users[g * per_game:(g + 1) * per_game]
-        game = services.open_table(league, seated[0], max_seats=per_game)
+        game = play.open_table(league, seated[0], max_seats=per_game)
         for user in seated[1:]:
-            services.take_seat(game.pk, user)  # a full table starts by itself
+            play.take_seat(game.pk, user)  # a full table starts by itself
         sessions = []
         for user in seated:
             store = SessionStore()

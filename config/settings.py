@@ -104,7 +104,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                "rummy.context_processors.move_count",
+                "rummy.lobby.context_processors.move_count",
             ],
         },
     },
@@ -134,7 +134,7 @@ else:
             "OPTIONS": {
                 # SQLite ignores SELECT ... FOR UPDATE. Taking the write lock when a
                 # transaction begins (IMMEDIATE) serialises game actions instead, and the
-                # version-checked UPDATE in rummy.services does the rest.
+                # version-checked UPDATE in rummy.play.services does the rest.
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -217,7 +217,7 @@ RATE_LIMITS = {
     "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/h"),
     "password_reset_email": os.environ.get("RATE_LIMIT_PASSWORD_RESET_EMAIL", "3/h"),
 }
-# Open WebSockets per user, over every worker (rummy.consumers).
+# Open WebSockets per user, over every worker (rummy.table.consumers).
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", 20))
 RATELIMIT_USE_CACHE = "default"
 

@@ -3,7 +3,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from leagues.views.accounts import profile
-from leagues.views.home import home
+from rummy.lobby.views import home
 
 
 def healthz(request):
@@ -20,5 +20,5 @@ urlpatterns = [
     path("u/<str:username>/", profile, name="profile"),
     path("leagues/", include("leagues.urls")),
     path("games/", include("rummy.urls")),
-    path("notifications/", include("rummy.notify_urls")),
+    path("notifications/", include("rummy.notifications.urls")),
 ]

@@ -8,6 +8,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from leagues.models import DEFAULT_RULES
 from leagues.models import League, Membership, Season, User
 from leagues.validators import (
     no_control_characters,
@@ -118,13 +119,13 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
 
     target_score = forms.IntegerField(
         label=_("Target score"),
-        initial=150,
+        initial=DEFAULT_RULES.target,
         validators=[MinValueValidator(10), MaxValueValidator(2000)],
         help_text=_("A game ends when a player reaches this score (R9.1; default 150)."),
     )
     knock_limit = forms.IntegerField(
         label=_("Knock limit"),
-        initial=5,
+        initial=DEFAULT_RULES.knock_limit,
         validators=[MinValueValidator(1), MaxValueValidator(50)],
         help_text=_("R6.1; default 5."),
     )

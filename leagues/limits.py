@@ -19,7 +19,7 @@ DEFAULT_RATES = {
     "password_reset": "10/h",
     "password_reset_email": "3/h",
 }
-# (Verification emails: rummy.notify_views sends at most one per user per two minutes,
+# (Verification emails: rummy.notifications.views sends at most one per user per two minutes,
 # counted in the same shared cache.)
 
 

@@ -11,6 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# The rule book's defaults (R10) come from the pure engine, the one place they are set.
+from rummy.engine import DEFAULT_SETTINGS as DEFAULT_RULES
+
 
 class User(AbstractUser):
     """A player. The display name is what other players see; the username logs in."""
@@ -152,8 +155,9 @@ class Season(models.Model):
     starts_on = models.DateField(_("start date"))
     ends_on = models.DateField(_("end date"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
-    target_score = models.PositiveIntegerField(_("target score"), default=150)
-    knock_limit = models.PositiveIntegerField(_("knock limit"), default=5)
+    target_score = models.PositiveIntegerField(_("target score"), default=DEFAULT_RULES.target)
+    knock_limit = models.PositiveIntegerField(_("knock limit"),
+                                              default=DEFAULT_RULES.knock_limit)
     turn_seconds = models.PositiveIntegerField(
         _("time for a turn"), choices=TURN_LIMIT_CHOICES, default=DEFAULT_TURN_SECONDS
     )

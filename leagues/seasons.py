@@ -8,8 +8,7 @@ from django.utils.translation import gettext as _
 from leagues.models import League, Season
 from leagues.services import LeagueError, lock_league
 from leagues.standings import freeze, game_finished
-from rummy import services as game_services
-from rummy.models import Game
+from rummy import public
 
 
 def _messages(error):
@@ -81,9 +80,7 @@ def close_season(season):
 
 def running_games(season):
     """Games of ``season`` that have not ended yet."""
-    return Game.objects.filter(season=season, status=Game.Status.ACTIVE).prefetch_related(
-        "seats__user"
-    )
+    return public.running_games(season)
 
 
 @transaction.atomic
@@ -95,8 +92,8 @@ def void_game(game, by_user):
     season's frozen standings follow.
     """
     try:
-        result = game_services.void_game(game.pk, by_user)
-    except game_services.ActionRefused as refusal:
+        result = public.void_game(game.pk, by_user)
+    except public.ActionRefused as refusal:
         raise LeagueError(refusal.message) from None
     game_finished(result.game)
     return result.game

@@ -12,7 +12,7 @@ share a rank; the champions of a closed season are everyone sharing rank 1.
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from rummy.models import Game, Seat
+from rummy.public import season_results
 
 TIE_BREAK_DESCRIPTION = _(
     "Ranked by games won, then total game points, then rounds won, then fewer games "
@@ -28,10 +28,7 @@ def _rank_key(row):
 def compute_standings(season):
     """The live standings of ``season``: a list of plain dicts, best first."""
     rows = {}
-    seats = Seat.objects.filter(
-        game__season=season, game__status=Game.Status.FINISHED
-    ).select_related("user")
-    for seat in seats:
+    for seat in season_results(season):
         row = rows.setdefault(
             seat.user_id,
             {
@@ -80,8 +77,13 @@ def freeze(season):
     return rows
 
 
+def on_game_finished(sender, game, **kwargs):
+    """rummy's ``game_finished`` signal (connected in ``leagues/apps.py``)."""
+    game_finished(game)
+
+
 def game_finished(game):
-    """Call when a game ends (rummy's game service does). A game of a closed season
+    """Call when a game ends or is voided. A game of a closed season
     that the admin let run updates the frozen standings; otherwise nothing happens
     (live standings are computed on demand)."""
     if game.season_id is None:

@@ -8,4 +8,4 @@ class RummyConfig(AppConfig):
 
     def ready(self):
         # Connects the log-out and password-change hooks that close sockets.
-        from rummy import sockets  # noqa: F401
+        from rummy.table import sockets  # noqa: F401

@@ -1,6 +1,6 @@
 """Games as stored: the engine state (JSON) with a version, and the append-only move log.
 
-Nothing here changes a game: every change goes through ``rummy.services``.
+Nothing here changes a game: every change goes through the write path, ``rummy.play``.
 """
 
 from django.conf import settings
@@ -8,6 +8,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from leagues.models import Season
 from rummy import engine
 
 
@@ -29,9 +30,9 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     max_seats = models.PositiveSmallIntegerField(_("seats"), default=4)
     # House settings (R10), copied from the season when the table opens.
-    target_score = models.PositiveIntegerField(default=150)
-    knock_limit = models.PositiveIntegerField(default=5)
-    turn_seconds = models.PositiveIntegerField(default=24 * 3600)
+    target_score = models.PositiveIntegerField(default=engine.DEFAULT_SETTINGS.target)
+    knock_limit = models.PositiveIntegerField(default=engine.DEFAULT_SETTINGS.knock_limit)
+    turn_seconds = models.PositiveIntegerField(default=Season.DEFAULT_TURN_SECONDS)
     # The engine's GameState.to_dict(); None until the game starts.
     state = models.JSONField(null=True, blank=True)
     # Bumped by every stored change; each action names the version it was made on.
@@ -61,7 +62,20 @@ class Game(models.Model):
         return reverse("rummy:table", args=[self.pk])
 
     def engine_state(self):
-        return engine.GameState.from_dict(self.state) if self.state else None
+        """The stored state as the engine's value, parsed from JSON once per stored
+        dict (the state is immutable: every change stores a new dict)."""
+        if not self.state:
+            return None
+        parsed = self.__dict__.get("_parsed_state")
+        if parsed is not None and parsed[0] is self.state:
+            return parsed[1]
+        state = engine.GameState.from_dict(self.state)
+        self.__dict__["_parsed_state"] = (self.state, state)
+        return state
+
+    def cache_engine_state(self, state):
+        """Remember that ``self.state`` is ``state.to_dict()``, so it is not parsed again."""
+        self.__dict__["_parsed_state"] = (self.state, state)
 
     @property
     def is_open(self):

@@ -3,7 +3,7 @@ AuthMiddlewareStack)."""
 
 from django.urls import path
 
-from rummy import consumers
+from rummy.table import consumers
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),

@@ -1,12 +1,16 @@
+"""The game's pages (namespace ``rummy``): the game page and its controls (the table),
+and opening a table (the lobby). Sockets: ``rummy/routing.py``."""
+
 from django.urls import path
 
-from rummy import clock_views, views
+from rummy.lobby import views as lobby
+from rummy.table import views as table
 
 app_name = "rummy"
 
 urlpatterns = [
-    path("<int:game_id>/", views.table, name="table"),
-    path("<int:game_id>/act/", views.act, name="act"),
-    path("<int:game_id>/end-early/", clock_views.end_early, name="end_early"),
-    path("open/<slug:slug>/", views.open_table, name="open_table"),
+    path("<int:game_id>/", table.table, name="table"),
+    path("<int:game_id>/act/", table.act, name="act"),
+    path("<int:game_id>/end-early/", table.end_early, name="end_early"),
+    path("open/<slug:slug>/", lobby.open_table, name="open_table"),
 ]

@@ -12,12 +12,13 @@ def _fast_password_hashing(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_socket_caches(request):
-    # The sockets' per-process memory (rummy.access) is keyed by ids, which a flushed
+    # The sockets' per-process memory (rummy.table.access) is keyed by ids, which a flushed
     # test database hands out again: start every test without it.
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from rummy import access, presenters
+    from rummy.table import access
+    from rummy.table import presenters
 
     for cache in (access._recent_games, access._view_checks, presenters._fragments):
         cache.clear()

@@ -4,7 +4,8 @@ import itertools
 import random
 
 from leagues.models import League, Membership, Season
-from rummy import engine, services
+from rummy import engine
+from rummy import play
 from rummy.models import Game
 
 _counter = itertools.count(1)
@@ -55,10 +56,10 @@ def started_game(players, league=None, state=None, seed=None):
     (an engine GameState) or ``seed`` the position is made deterministic, as if the
     deal had come out that way."""
     league = league or make_league(players[0], members=players[1:])
-    game = services.open_table(league, players[0], max_seats=len(players) + 1)
+    game = play.open_table(league, players[0], max_seats=len(players) + 1)
     for user in players[1:]:
-        services.take_seat(game.pk, user)
-    services.start_game(game.pk, players[0])
+        play.take_seat(game.pk, user)
+    play.start_game(game.pk, players[0])
     game.refresh_from_db()
     if state is None and seed is not None:
         state = engine.new_game(len(players), random.Random(seed), settings=game.engine_settings())

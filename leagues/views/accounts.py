@@ -7,8 +7,7 @@ from django.utils.translation import gettext as _
 from leagues import services
 from leagues.forms import SignupForm
 from leagues.models import League, User
-from rummy.models import Game, Seat
-from rummy.notifications import send_signup_attempt_email, send_verification_email
+from rummy.public import player_record, send_signup_attempt_email, send_verification_email
 
 
 def signup(request):
@@ -48,20 +47,10 @@ def profile(request, username):
     visible = Q(visibility=League.Visibility.PUBLIC) | Q(memberships__user=request.user)
     visible_leagues = League.objects.filter(visible).distinct()
     memberships = player.memberships.filter(league__in=visible_leagues).select_related("league")
-    seats = (
-        Seat.objects.filter(user=player, game__league__in=visible_leagues)
-        .exclude(game__status=Game.Status.VOIDED)
-        .select_related("game", "game__league", "game__season")
-        .order_by("-game__finished_at", "-game__created_at")
-    )
-    finished = [s for s in seats if s.game.status == Game.Status.FINISHED]
     context = {
         "player": player,
         "memberships": memberships,
-        "current_seats": [s for s in seats if s.game.status != Game.Status.FINISHED],
-        "results": finished[:30],
-        "games_played": len(finished),
-        "games_won": sum(1 for s in finished if s.is_winner),
+        **player_record(player, visible_leagues),
         "championships": player.championships.filter(league__in=visible_leagues).select_related(
             "league"
         ),

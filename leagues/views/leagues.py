@@ -9,7 +9,7 @@ from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
 from leagues.models import League
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
-from rummy.models import Game
+from rummy.public import league_games
 
 @login_required
 def league_list(request):
@@ -39,16 +39,13 @@ def league_detail(request, slug):
     league = get_league_for_member(request.user, slug)
     membership = membership_for(request.user, league)
     season = league.active_season()
-    games = Game.objects.filter(league=league).prefetch_related("seats__user")
     context = {
         "league": league,
         "membership": membership,
         "season": season,
         "standings": standings_for(season) if season else [],
         "tie_break": TIE_BREAK_DESCRIPTION,
-        "open_tables": games.filter(status=Game.Status.OPEN),
-        "games_in_progress": games.filter(status=Game.Status.ACTIVE),
-        "recent_results": games.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:10],
+        **league_games(league),
         "members": league.memberships.select_related("user").order_by("role", "user__display_name"),
     }
     return render(request, "leagues/detail.html", context)

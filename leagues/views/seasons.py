@@ -10,7 +10,7 @@ from leagues.forms import SeasonForm
 from leagues.models import Season
 from leagues.services import LeagueError
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
-from rummy.models import Game
+from rummy.public import finished_games
 
 
 def _season(request, slug, pk):
@@ -37,11 +37,7 @@ def season_list(request, slug):
 def season_detail(request, slug, pk):
     league, season = _season(request, slug, pk)
     membership = membership_for(request.user, league)
-    finished = (
-        season.games.filter(status=Game.Status.FINISHED)
-        .prefetch_related("seats__user")
-        .order_by("-finished_at")
-    )
+    finished = finished_games(season)
     return render(
         request,
         "leagues/season.html",

@@ -10,16 +10,18 @@ from .cards import Card, format_cards, hand_points, new_deck, parse_cards
 from .errors import ERROR_CODES, RuleError
 from .melds import joker_options, meld_problem, validate_meld
 from .scoring import final_result, score_round
-from .state import GameState, Settings, deal_next_round, new_game, position
+from .state import DEFAULT_SETTINGS, GameState, Settings, deal_next_round, new_game, position
+from .values import MAX_PLAYERS, MIN_PLAYERS, Action, RoundEnd
 from .view import seat_view
 
 __all__ = [
     "Card", "parse_cards", "format_cards", "hand_points", "new_deck",
     "validate_meld", "meld_problem", "joker_options",
     "RuleError", "ERROR_CODES",
-    "Settings", "GameState", "new_game", "deal_next_round", "position",
+    "Settings", "DEFAULT_SETTINGS", "GameState", "new_game", "deal_next_round", "position",
     "apply_action", "legal_actions", "can_knock_after", "effective_final_turns",
     "play_timeout", "end_early",
     "score_round", "final_result",
     "seat_view",
+    "Action", "RoundEnd", "MIN_PLAYERS", "MAX_PLAYERS",
 ]

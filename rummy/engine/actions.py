@@ -16,8 +16,9 @@ from .errors import RuleError
 from .melds import meld_kind, meld_problem
 from .scoring import final_result, score_round
 from .state import GameState
+from .values import Action, RoundEnd
 
-ACTIONS = ("draw", "meld", "knock", "pass")
+ACTIONS = tuple(Action)
 MAX_DRAWS = 3  # R3.4
 
 
@@ -50,7 +51,7 @@ def _read_action(state: GameState, seat: Any, action: Any) -> tuple[str, list[li
         raise RuleError("bad_action", f"There is no seat {seat!r} at this table.")
     table = None
     knock = False
-    if do == "meld":
+    if do == Action.MELD:
         raw = action.get("table")
         if not isinstance(raw, (list, tuple)):
             raise RuleError("bad_action", "A meld must give the whole table after the meld.")
@@ -77,12 +78,12 @@ def apply_action(state: GameState, seat: int, action: Mapping[str, Any]) -> Game
     do, table, knock = _read_action(state, seat, action)
     if seat != state.turn:
         raise RuleError("not_your_turn")
-    if do == "draw":
+    if do == Action.DRAW:
         return _draw(state, seat)
-    if do == "meld":
+    if do == Action.MELD:
         assert table is not None
         return _meld(state, seat, table, knock)
-    if do == "knock":
+    if do == Action.KNOCK:
         return _knock(state, seat)
     return _pass(state)
 
@@ -116,7 +117,7 @@ def _cards_named(counts: Mapping[int, int]) -> str:
 
 def _meld(state: GameState, seat: int, new_table: list[list[Card]], knock: bool) -> GameState:
     """R5: the arrangement at the end of the meld must satisfy R5.2 (a)-(d)."""
-    _must_have_drawn(state, "meld")
+    _must_have_drawn(state, Action.MELD)
     old_table = state.table
     old_count = Counter([c.pcode for m in old_table for c in m])
     new_count = Counter([c.pcode for m in new_table for c in m])
@@ -159,9 +160,9 @@ def _meld(state: GameState, seat: int, new_table: list[list[Card]], knock: bool)
     new = replace(state, hands=hands, table=[list(m) for m in new_table])
     if not new_hand:
         # R6.2: going out ends the round at once and is not a knock.
-        return _end_round(new, knocker=None, went_out=seat, reason="going_out")
+        return _end_round(new, knocker=None, went_out=seat, reason=RoundEnd.GOING_OUT)
     if knock:
-        return _end_round(new, knocker=seat, went_out=None, reason="knock")
+        return _end_round(new, knocker=seat, went_out=None, reason=RoundEnd.KNOCK)
     return _end_turn(new)  # R3.2: melding ends the turn
 
 
@@ -198,9 +199,9 @@ def _check_knock_limit(state: GameState, hand: Sequence[Card]) -> None:
 
 def _knock(state: GameState, seat: int) -> GameState:
     """R6.1: knock after a draw, or in a final turn, with a hand within the knock limit."""
-    _must_have_drawn(state, "knock")
+    _must_have_drawn(state, Action.KNOCK)
     _check_knock_limit(state, state.hands[seat])
-    return _end_round(state, knocker=seat, went_out=None, reason="knock")
+    return _end_round(state, knocker=seat, went_out=None, reason=RoundEnd.KNOCK)
 
 
 def _pass(state: GameState) -> GameState:
@@ -225,11 +226,11 @@ def _end_turn(state: GameState) -> GameState:
         final_turns -= 1
         new = replace(new, final_turns=final_turns)
         if final_turns <= 0:
-            return _end_round(new, knocker=None, went_out=None, reason="stock_out")
+            return _end_round(new, knocker=None, went_out=None, reason=RoundEnd.STOCK_OUT)
     return new
 
 
-def _end_round(state: GameState, knocker: int | None, went_out: int | None, reason: str) -> GameState:
+def _end_round(state: GameState, knocker: int | None, went_out: int | None, reason: RoundEnd) -> GameState:
     """R7 scoring, then R9.1: the game ends once anyone reaches the target."""
     points, winners = score_round(state.hands, knocker, went_out)
     scores = [a + b for a, b in zip(state.scores, points)]
@@ -265,13 +266,13 @@ def legal_actions(state: GameState, seat: int | None) -> list[str]:
     out = []
     may_play = state.drawn >= 1 or not state.stock
     if state.stock and state.drawn < MAX_DRAWS:
-        out.append("draw")
+        out.append(Action.DRAW)
     if may_play and state.drawn < MAX_DRAWS:
-        out.append("meld")
+        out.append(Action.MELD)
         if hand_points(state.hands[seat]) <= state.settings.knock_limit:
-            out.append("knock")
+            out.append(Action.KNOCK)
     if not state.stock:
-        out.append("pass")
+        out.append(Action.PASS)
     return out
 
 
@@ -298,7 +299,7 @@ def play_timeout(state: GameState, seat: int) -> GameState:
     for _ in range(MAX_DRAWS + 1):
         if state.round_over or state.turn != seat:
             break
-        state = apply_action(state, seat, {"do": "draw" if state.stock else "pass"})
+        state = apply_action(state, seat, {"do": Action.DRAW if state.stock else Action.PASS})
     return state
 
 
@@ -323,7 +324,7 @@ def end_early(state: GameState) -> GameState:
         "winners": [],
         "knocker": None,
         "went_out": None,
-        "reason": "ended_early",
+        "reason": RoundEnd.ENDED_EARLY,
     }
     return replace(state, round_over=True, last_round=last_round, game_over=True,
                    final_scores=final_scores, game_winners=game_winners)

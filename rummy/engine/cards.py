@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .errors import RuleError
+from .values import MAX_PLAYERS, MIN_PLAYERS
 
 SUITS = ("C", "D", "H", "S")
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -179,7 +180,7 @@ def new_deck(n_players: int) -> list[Card]:
 
     Returned in a fixed order; shuffling is the dealer's job (R2.2).
     """
-    if not isinstance(n_players, int) or isinstance(n_players, bool) or not 2 <= n_players <= 5:
+    if not isinstance(n_players, int) or isinstance(n_players, bool) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise ValueError(f"Manipulation Rummy is for 2 to 5 players, not {n_players!r} (R1.1).")
     if n_players == 2:
         return list(REAL_CARDS) + [JOKER]

@@ -136,6 +136,10 @@ def _check_players(n_players: int) -> None:
         raise ValueError(f"Manipulation Rummy is for 2 to 5 players, not {n_players!r} (R1.1).")
 
 
+# R10's defaults, the one place they are set: what a league plays unless it changes them.
+DEFAULT_SETTINGS = Settings()
+
+
 def _deal(n_players: int, dealer: int, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
     """R2.2: shuffle, deal 10 each one at a time from the dealer's left; the rest is the stock."""
     deck = new_deck(n_players)

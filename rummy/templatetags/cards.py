@@ -38,7 +38,7 @@ def _face(c):
 
 @register.simple_tag
 def card(c, button=False, revealed=False):
-    """``c`` comes from ``rummy.presenters.card_info``. With ``button`` (the arrangement
+    """``c`` comes from ``rummy.table.presenters.card_info``. With ``button`` (the arrangement
     editor) the card is a submit button selecting it; otherwise an image-like span."""
     if button:
         return format_html(

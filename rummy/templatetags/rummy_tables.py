@@ -1,7 +1,7 @@
 from django import template
 
-from rummy.access import games_with_seats
-from rummy.forms import OpenTableForm
+from rummy.table.access import games_with_seats
+from rummy.lobby.forms import OpenTableForm
 from rummy.models import Game
 
 register = template.Library()

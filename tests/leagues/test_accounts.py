@@ -148,5 +148,5 @@ def test_home_landing_and_signed_in(client, cast, league):
     client.force_login(cast["owner"])
     response = client.get(reverse("home"))
     assert league.name in response.content.decode()
-    games = response.context["games"]  # rummy.home_games: your move / waiting / open
+    games = response.context["games"]  # rummy.lobby.games: your move / waiting / open
     assert [row["game"] for row in games["your_move"] + games["waiting"]] == [game]

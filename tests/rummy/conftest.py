@@ -12,7 +12,8 @@ import pytest
 from django.db.models import F
 
 from leagues.models import League, Membership, User
-from rummy import engine, services
+from rummy import engine
+from rummy import play
 from rummy.models import Game
 
 PASSWORD = "a-long-test-password-42"
@@ -58,8 +59,8 @@ def set_state(game, state):
 
 
 def start_two(league, cast, state=None, seed=1):
-    game = services.open_table(league, cast["alice"], 2)
-    services.take_seat(game.pk, cast["bob"])  # a full table starts by itself
+    game = play.open_table(league, cast["alice"], 2)
+    play.take_seat(game.pk, cast["bob"])  # a full table starts by itself
     game = Game.objects.get(pk=game.pk)
     return set_state(game, state or engine.new_game(2, random.Random(seed), dealer=1))
 

@@ -1,4 +1,4 @@
-"""rummy.clock: deadlines are enforced by the clock and lazily, never twice."""
+"""rummy.clock.deadlines: deadlines are enforced by the clock and lazily, never twice."""
 
 import datetime
 import threading
@@ -7,7 +7,9 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
-from rummy import clock, engine, services
+from rummy import engine
+from rummy.clock import deadlines
+from rummy import play
 from rummy.models import Game, Move, Seat
 from tests.factories import make_league, make_season, make_user, started_game
 
@@ -22,10 +24,10 @@ def _game(stock="9H 5D 6D 7C 8C 2S 3S", **position):
 
 def test_tick_plays_only_passed_deadlines():
     game = _game()
-    assert clock.tick() == 0
+    assert deadlines.tick() == 0
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        assert clock.tick() == 1
-        assert clock.tick() == 0  # the next player's deadline starts now
+        assert deadlines.tick() == 1
+        assert deadlines.tick() == 0  # the next player's deadline starts now
     game.refresh_from_db()
     assert game.engine_state().turn == 1
     assert game.moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
@@ -35,7 +37,7 @@ def test_timeout_with_empty_stock_passes():
     # R8: no draw is possible, so the timeout passes.
     game = _game(stock="", final_turns=3)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        clock.tick()
+        deadlines.tick()
     state = Game.objects.get(pk=game.pk).engine_state()
     assert state.turn == 1 and state.final_turns == 2
     assert [len(h) for h in state.hands] == [2, 2]
@@ -43,20 +45,20 @@ def test_timeout_with_empty_stock_passes():
 
 def test_lazy_enforcement_on_load():
     game = _game()
-    assert clock.enforce_deadline(game) is False
+    assert deadlines.enforce_deadline(game) is False
     with time_machine.travel(game.turn_deadline + datetime.timedelta(minutes=5)):
-        assert clock.enforce_deadline(game) is True
+        assert deadlines.enforce_deadline(game) is True
         # The same stale object again (a second page load racing): nothing twice.
-        assert clock.enforce_deadline(game) is False
+        assert deadlines.enforce_deadline(game) is False
     assert Game.objects.get(pk=game.pk).moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
 
 
 def test_timeout_after_the_player_moved_does_nothing():
     game = _game()
     stale = Game.objects.get(pk=game.pk)
-    services.draw(game.pk, game.to_move, game.version)
+    play.draw(game.pk, game.to_move, game.version)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        assert clock.enforce_deadline(stale) is False
+        assert deadlines.enforce_deadline(stale) is False
     assert not game.moves.filter(kind=Move.Kind.TIMEOUT).exists()
 
 
@@ -66,14 +68,14 @@ def test_three_timeouts_in_a_row_mark_a_player_absent_and_a_move_clears_it():
     for _ in range(5):  # alice, bob, alice, bob, alice
         when += datetime.timedelta(days=2)
         with time_machine.travel(when):
-            clock.tick()
+            deadlines.tick()
     alice = Seat.objects.get(game=game, number=0)
     bob = Seat.objects.get(game=game, number=1)
     assert alice.timeouts_in_row == 3 and alice.is_absent
     assert bob.timeouts_in_row == 2 and not bob.is_absent
     game.refresh_from_db()
     with time_machine.travel(when):
-        services.draw(game.pk, bob.user, game.version)
+        play.draw(game.pk, bob.user, game.version)
     assert Seat.objects.get(pk=bob.pk).timeouts_in_row == 0
 
 
@@ -89,7 +91,7 @@ def test_deadline_change_mid_season_applies_to_next_turns_only():
     game.refresh_from_db()
     assert game.turn_deadline == first_deadline  # the running turn keeps its deadline
     with time_machine.travel(first_deadline + datetime.timedelta(seconds=1)):
-        clock.tick()
+        deadlines.tick()
         game.refresh_from_db()
         assert game.turn_deadline - game.turn_started_at == datetime.timedelta(days=7)
 
@@ -105,7 +107,7 @@ def test_two_clock_processes_never_play_one_timeout_twice():
 
         barrier.wait()
         try:
-            results.append(clock.tick())
+            results.append(deadlines.tick())
         finally:
             connections.close_all()
 
@@ -156,7 +158,7 @@ def test_the_home_page_plays_passed_deadlines_of_its_games(client):
 
 
 def test_a_socket_connecting_after_the_deadline_plays_it_first():
-    from rummy.consumers import render_view
+    from rummy.table.consumers import render_view
 
     game = _game()
     player = game.seats.get(number=1).user

@@ -156,9 +156,9 @@ async def test_reconnect_catches_up_with_the_current_view(setup):
     bob, _ = await connect(f"/ws/games/{game.pk}/", cast["bob"])
     await bob.receive_from()
     await bob.disconnect()  # the phone sleeps while alice plays
-    from rummy import services
+    from rummy import play
 
-    await database_sync_to_async(services.draw)(game.pk, cast["alice"], game.version)
+    await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
     bob, _ = await connect(f"/ws/games/{game.pk}/", cast["bob"])
     try:
         assert f'data-version="{game.version + 1}"' in await bob.receive_from()
@@ -175,11 +175,11 @@ async def test_me_socket_sends_the_move_count_on_connect_and_on_change(setup):
         frame = await alice.receive_from()
         assert 'id="move-count"' in frame and ">1</span>" in frame
         assert 'class="badge empty"' in await bob.receive_from()
-        from rummy import services
+        from rummy import play
 
         # Alice draws three times: the turn passes to bob (R3.4).
         for i in range(3):
-            await database_sync_to_async(services.draw)(game.pk, cast["alice"], game.version + i)
+            await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version + i)
         # Only the turn change moves the counts: one frame each, none for the draws
         # within alice's turn.
         assert ">1</span>" in await bob.receive_from()
@@ -197,16 +197,16 @@ async def test_me_socket_sends_the_move_count_on_connect_and_on_change(setup):
 def test_sockets_of_one_process_share_the_game_they_load(django_assert_num_queries, setup):
     """After a move, the second socket of the same game renders without reloading the
     game (the first one loaded it at that version); a newer version is loaded again."""
-    from rummy.consumers import render_view
+    from rummy.table.consumers import render_view
 
     game, cast = setup
     render_view(cast["alice"], game.pk, "suit", version=game.version)
     with django_assert_num_queries(1):  # bob's membership check only; no game load
         html = render_view(cast["bob"], game.pk, "suit", version=game.version)
     assert f'data-version="{game.version}"' in html
-    from rummy import services
+    from rummy import play
 
-    services.draw(game.pk, game.to_move, game.version)
+    play.draw(game.pk, game.to_move, game.version)
     html = render_view(cast["bob"], game.pk, "suit", version=game.version + 1)
     assert f'data-version="{game.version + 1}"' in html
 
@@ -216,7 +216,8 @@ async def test_an_update_already_shown_is_not_rendered_again(setup):
     messages for versions it has already shown are then skipped, not rendered again."""
     from channels.layers import get_channel_layer
 
-    from rummy import broadcast, services
+    from rummy.play import broadcast
+    from rummy import play
 
     game, cast = await database_sync_to_async(lambda: setup)()
     bob, ok = await connect(f"/ws/games/{game.pk}/", cast["bob"])
@@ -228,7 +229,7 @@ async def test_an_update_already_shown_is_not_rendered_again(setup):
         await layer.group_send(broadcast.game_group(game.pk), stale)
         assert await bob.receive_nothing(timeout=0.2)
         mover = await database_sync_to_async(lambda: game.to_move)()
-        await database_sync_to_async(services.draw)(game.pk, mover, game.version)
+        await database_sync_to_async(play.draw)(game.pk, mover, game.version)
         frame = await bob.receive_from()
         assert f'data-version="{game.version + 1}"' in frame
     finally:
@@ -239,7 +240,7 @@ def test_the_event_loop_fast_path_renders_the_same_view_or_declines(setup):
     """After a move, sockets whose game and access check are already in memory render
     on the event loop; the result is the same view, and whatever would need the
     database (the player to move, an unknown viewer) is left to the thread path."""
-    from rummy.consumers import render_remembered, render_view
+    from rummy.table.consumers import render_remembered, render_view
 
     game, cast = setup
     mover = game.to_move
@@ -257,8 +258,8 @@ async def test_sockets_waiting_for_the_same_version_read_the_game_once(setup, mo
     once; one of them reads it from the database and the others wait for that read."""
     import asyncio
 
-    from rummy import consumers
-    from rummy.access import remembered_game
+    from rummy.table import consumers
+    from rummy.table.access import remembered_game
 
     game, _cast = await database_sync_to_async(lambda: setup)()
     reads = []

@@ -94,7 +94,7 @@ def test_base_template_loads_countdown_script(client):
 @pytest.mark.django_db
 def test_table_clock_marks_absent_players_and_offers_end_early_to_admins_only():
     from rummy import engine
-    from rummy.access import viewable_game
+    from rummy.table.access import viewable_game
     from rummy.models import Seat
     from rummy.templatetags.clock_tags import table_clock
     from tests.factories import make_league, make_user, started_game

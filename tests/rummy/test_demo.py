@@ -4,7 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from rummy.models import Game
-from rummy.replay import check
+from rummy.play.replay import check
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from rummy import engine
-from rummy.demo import create_demo_games
+from rummy.play.demo import create_demo_games
 from rummy.models import Game
 
 pytestmark = pytest.mark.django_db

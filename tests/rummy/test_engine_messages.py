@@ -4,7 +4,7 @@ import pytest
 from django.utils import translation
 
 from rummy import engine
-from rummy.engine_messages import MELD_REASONS, MESSAGES, meld_problem_message
+from rummy.play.wording import MELD_REASONS, MESSAGES, meld_problem_message
 
 
 def test_every_engine_error_code_has_a_translatable_message():

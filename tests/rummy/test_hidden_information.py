@@ -17,7 +17,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rummy import engine, services
+from rummy import engine
+from rummy import play
 from rummy.engine import bots
 from rummy.models import Game
 from tests.rummy.conftest import cards_shown, set_state, start_two
@@ -53,7 +54,7 @@ def check(html, state, seat):
         assert engine.format_cards(state.stock) not in html
 
 
-def play(seed, steps, on_step, target=60):
+def play_game(seed, steps, on_step, target=60):
     """Play a seeded 2-player game with the engine's simple bots; draws, knocks and
     passes go over HTTP as a player would send them, melds through the service."""
     from django.contrib.auth import get_user_model
@@ -75,7 +76,7 @@ def play(seed, steps, on_step, target=60):
         seat = state.turn
         action = bots.choose_action(state, seat, rng)
         if action["do"] == "meld":
-            services.meld(game.pk, users[seat], game.version, action["table"], action["knock"])
+            play.meld(game.pk, users[seat], game.version, action["table"], action["knock"])
         else:
             response = clients[seat].post(reverse("rummy:act", args=[game.pk]),
                                           {"action": action["do"], "version": game.version},
@@ -103,7 +104,7 @@ def test_pages_never_show_another_players_cards_over_a_whole_game(league, cast, 
             check(html, state, seat)
     on_step.game_id = game.pk
 
-    rounds = play(seed, 600, on_step)
+    rounds = play_game(seed, 600, on_step)
     assert len(rounds) >= 2  # several rounds, revealed hands in between
     final = Game.objects.get(pk=game.pk)
     for client, seat in viewers.values():
@@ -134,7 +135,7 @@ async def test_socket_frames_never_show_another_players_cards(league, cast):
             actor = "alice" if state.turn == 0 else "bob"
             frames = {}
             if action["do"] == "meld":
-                await database_sync_to_async(services.meld)(
+                await database_sync_to_async(play.meld)(
                     game.pk, cast[actor], current.version, action["table"], action["knock"])
             else:
                 await sockets[actor][0].send_to(text_data=json.dumps(
@@ -171,7 +172,7 @@ def test_table_page_query_count_does_not_grow_with_the_game(league, cast, client
     on_step.game_id = game.pk
     rng_steps = 0
     while not seen and rng_steps < 5:
-        play(7 + rng_steps, 80, on_step, target=500)
+        play_game(7 + rng_steps, 80, on_step, target=500)
         rng_steps += 1
     assert seen, "the script should reach a later round with melds on the table"
     current = Game.objects.get(pk=game.pk)

@@ -6,8 +6,9 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from rummy import engine, services
-from rummy.home_games import home_games
+from rummy import engine
+from rummy import play
+from rummy.lobby.games import home_games
 from rummy.models import Game, Seat
 from tests.factories import make_league, make_user, started_game
 
@@ -34,8 +35,8 @@ def world():
         "mine_soon": game_in(league, [alice, carol], 0, 2),
         "bobs": game_in(league, [alice, bob], 1, 5),
         "not_mine": game_in(league, [bob, carol], 0, 1),
-        "open_here": services.open_table(league, carol, 3),
-        "open_elsewhere": services.open_table(other_league, dave, 3),
+        "open_here": play.open_table(league, carol, 3),
+        "open_elsewhere": play.open_table(other_league, dave, 3),
     }
     return alice, bob, games
 
@@ -66,7 +67,7 @@ def test_query_count_does_not_grow_with_games(world, django_assert_num_queries):
         home_games(alice)
     for _ in range(3):
         game_in(league, [alice, bob], 1, 8)
-        services.open_table(league, bob, 4)
+        play.open_table(league, bob, 4)
     with django_assert_num_queries(4):
         sections = home_games(alice)
         [row["to_move"] for row in sections["waiting"]]
@@ -91,7 +92,7 @@ def test_home_page_sections_in_order_with_countdowns(client, world):
     assert f'data-game="{games["not_mine"].pk}"' not in html
     assert f'data-game="{games["open_elsewhere"].pk}"' not in html
     assert f"{bob.name} to move" in html
-    assert reverse("notify:settings") in html
+    assert reverse("notifications:settings") in html
 
 
 def test_home_page_query_count_does_not_grow(client, world):
@@ -107,7 +108,7 @@ def test_home_page_query_count_does_not_grow(client, world):
     for _ in range(4):
         game_in(league, [alice, bob], 0, 3)
         game_in(league, [alice, bob], 1, 3)
-        services.open_table(league, bob, 4)
+        play.open_table(league, bob, 4)
     with CaptureQueriesContext(connection) as after:
         client.get(reverse("home"))
     assert len(after) == len(before)

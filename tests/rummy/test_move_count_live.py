@@ -14,7 +14,11 @@ from django.core import mail
 from django.test import Client
 
 from config.asgi import application
-from rummy import clock, engine, notifications, services
+from rummy.background import background_pass
+from rummy import engine
+from rummy.clock import deadlines
+from rummy.notifications import emails
+from rummy import play
 from rummy.models import Game
 from tests.factories import make_league, make_season, make_user, started_game
 
@@ -79,11 +83,11 @@ async def test_another_players_move_updates_the_badge_and_the_clock_emails_once(
         first = await bob_socket.receive_from(timeout=5)
         assert 'id="move-count"' in first and 'class="badge empty"' in first
         for i in range(3):  # R3.4: alice's third draw passes the turn to bob
-            await database_sync_to_async(services.draw)(game.pk, alice, game.version + i)
+            await database_sync_to_async(play.draw)(game.pk, alice, game.version + i)
         frame = await _drain_until(bob_socket, 1)
         assert 'hx-swap-oob="true"' in frame
         assert mail.outbox == []  # the moves' own requests send nothing
-        await database_sync_to_async(notifications.clock_pass)()
+        await database_sync_to_async(emails.clock_pass)()
         assert [m.to for m in mail.outbox if m.to == [bob.email]] == [[bob.email]]
     finally:
         await bob_socket.disconnect()
@@ -96,7 +100,7 @@ async def test_a_timeout_played_by_the_clock_updates_the_badge():
         await bob_socket.receive_from(timeout=5)
         deadline = max(game.turn_deadline, second.turn_deadline)
         with time_machine.travel(deadline + datetime.timedelta(seconds=1)):
-            played = await database_sync_to_async(clock.tick)()
+            played = await database_sync_to_async(background_pass)()
         assert played == 2
         await _drain_until(bob_socket, 2)
         to_bob = [m for m in mail.outbox if m.to == [bob.email]]

@@ -7,7 +7,8 @@ import pytest
 from django.core import mail
 
 from leagues.models import League
-from rummy import engine, notifications
+from rummy import engine
+from rummy.notifications import emails
 from rummy.models import Notice
 from tests.factories import make_league, make_user, started_game
 
@@ -32,8 +33,8 @@ def sent_to(user):
 
 
 def test_subject_text_collapses_line_breaks_and_control_characters():
-    assert notifications.subject_text("Your move in Evil\r\nBcc: x@y") == "Your move in Evil Bcc: x@y"
-    assert notifications.subject_text("a\u2028b\u2029c\x00d\x85e\tf  g") == "a b c d e f g"
+    assert emails.subject_text("Your move in Evil\r\nBcc: x@y") == "Your move in Evil Bcc: x@y"
+    assert emails.subject_text("a\u2028b\u2029c\x00d\x85e\tf  g") == "a b c d e f g"
 
 
 def test_a_line_break_in_a_stored_league_name_stops_no_email():
@@ -47,7 +48,7 @@ def test_a_line_break_in_a_stored_league_name_stops_no_email():
     game_for(first, opponent, bad)
     game_for(second, opponent, good)
 
-    notifications.clock_pass()
+    emails.clock_pass()
 
     assert len(sent_to(second)) == 1
     (message,) = sent_to(first)
@@ -61,20 +62,20 @@ def test_a_failing_email_is_released_for_the_next_pass_and_the_others_go_out(mon
     first, second, opponent = (make_user(email_verified=True) for _ in range(3))
     game_for(first, opponent, make_league(first, members=[opponent]))
     game_for(second, opponent, make_league(second, members=[opponent]))
-    real_render = notifications.render_to_string
+    real_render = emails.render_to_string
 
     def broken_for_first(template, context, *args, **kwargs):
         if context.get("user") == first:
             raise ValueError("a template that cannot render")
         return real_render(template, context, *args, **kwargs)
 
-    monkeypatch.setattr(notifications, "render_to_string", broken_for_first)
-    notifications.clock_pass()
+    monkeypatch.setattr(emails, "render_to_string", broken_for_first)
+    emails.clock_pass()
     assert sent_to(first) == [] and len(sent_to(second)) == 1
     # The failed email's claim was released: the next pass sends it.
     assert not Notice.objects.filter(user=first).exists()
-    monkeypatch.setattr(notifications, "render_to_string", real_render)
-    notifications.clock_pass()
+    monkeypatch.setattr(emails, "render_to_string", real_render)
+    emails.clock_pass()
     assert len(sent_to(first)) == 1 and len(sent_to(second)) == 1
 
 
@@ -92,20 +93,20 @@ def test_a_failing_result_email_is_released_and_the_other_players_get_theirs(mon
     Game.objects.filter(pk=game.pk).update(
         status=Game.Status.FINISHED, finished_at=timezone.now(), to_move=None
     )
-    real_send = notifications.EmailMultiAlternatives.send
+    real_send = emails.EmailMultiAlternatives.send
 
     def refuse_the_winner(message, *args, **kwargs):
         if message.to == [winner.email]:
             raise RuntimeError("something no one expected")
         return real_send(message, *args, **kwargs)
 
-    monkeypatch.setattr(notifications.EmailMultiAlternatives, "send", refuse_the_winner)
-    notifications.clock_pass()
+    monkeypatch.setattr(emails.EmailMultiAlternatives, "send", refuse_the_winner)
+    emails.clock_pass()
     (result,) = [m for m in sent_to(loser) if "Game over" in m.subject]
     assert result.subject == "Game over in Line break"
     assert not Notice.objects.filter(user=winner, kind=Notice.Kind.RESULT).exists()
-    monkeypatch.setattr(notifications.EmailMultiAlternatives, "send", real_send)
-    notifications.clock_pass()
+    monkeypatch.setattr(emails.EmailMultiAlternatives, "send", real_send)
+    emails.clock_pass()
     assert [m.subject for m in sent_to(winner) if "won" in m.subject] == [
         "You won in Line break!"
     ]

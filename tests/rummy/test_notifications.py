@@ -1,4 +1,4 @@
-"""rummy.notifications: "your move", reminders and results by email, each at most once
+"""rummy.notifications.emails: "your move", reminders and results by email, each at most once
 per game and turn, grouped, after commit, never to an unverified or unsubscribed
 address, and never breaking a move when the mail server fails."""
 
@@ -9,7 +9,12 @@ import pytest
 import time_machine
 from django.core import mail
 
-from rummy import clock, engine, notifications, services
+from rummy.background import background_pass
+from rummy import engine
+from rummy.clock import deadlines
+from rummy.notifications import emails
+from rummy.notifications import tokens
+from rummy import play
 from rummy.models import Game, Notice, NotificationPrefs, Seat
 from tests.factories import make_league, make_user, player_at, started_game
 
@@ -40,7 +45,7 @@ def draw_until_turn_passes(game, user, capture):
     game.refresh_from_db()
     while game.to_move == user:
         with capture(execute=True):
-            services.draw(game.pk, user, game.version)
+            play.draw(game.pk, user, game.version)
         game.refresh_from_db()
 
 
@@ -54,19 +59,19 @@ def sent_to(user):
 def test_your_move_email_once_per_game_per_turn(django_capture_on_commit_callbacks):
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     assert len(sent_to(alice)) == 1
     assert game.league.name in mail.outbox[0].subject
     # A draw keeps the turn (R3.2): the same turn is never announced twice.
     with django_capture_on_commit_callbacks(execute=True):
-        services.draw(game.pk, alice, game.version)
-    notifications.clock_pass()
+        play.draw(game.pk, alice, game.version)
+    emails.clock_pass()
     assert len(mail.outbox) == 1
     # Two more draws end alice's turn (R3.4): now bob is told, once.
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     assert player_at(game, 1) == bob and game.to_move == bob
-    notifications.clock_pass()
-    notifications.clock_pass()
+    emails.clock_pass()
+    emails.clock_pass()
     assert len(sent_to(bob)) == 1
     assert len(sent_to(alice)) == 1
     assert Notice.objects.filter(kind=Notice.Kind.YOUR_MOVE).count() == 2
@@ -75,11 +80,11 @@ def test_your_move_email_once_per_game_per_turn(django_capture_on_commit_callbac
 def test_a_new_turn_of_the_same_game_is_announced_again(django_capture_on_commit_callbacks):
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
-    notifications.clock_pass()
+    emails.clock_pass()
     draw_until_turn_passes(game, bob, django_capture_on_commit_callbacks)
-    notifications.clock_pass()
+    emails.clock_pass()
     assert game.to_move == alice
     assert len(sent_to(alice)) == 2 and len(sent_to(bob)) == 1
 
@@ -94,7 +99,7 @@ def test_a_move_sends_no_email_itself_the_clock_pass_does(django_capture_on_comm
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     assert game.to_move == bob
     assert mail.outbox == []
-    notifications.clock_pass()
+    emails.clock_pass()
     assert len(sent_to(bob)) == 1
 
 
@@ -102,7 +107,7 @@ def test_several_games_awaiting_a_move_come_in_one_email():
     alice, bob = verified(), verified()
     first = game_between(alice, bob, turn=1)
     second = game_between(alice, bob, turn=1)
-    assert notifications.notify_turns([first.pk]) == 1
+    assert emails.notify_user_turns(bob) == 2  # one email listing both games
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [bob.email]
@@ -111,16 +116,16 @@ def test_several_games_awaiting_a_move_come_in_one_email():
         assert f"https://carousel.example/games/{game.pk}/" in message.body
         assert game.league.name in message.body
     # Both are now recorded for their current turn: no further email for either.
-    assert notifications.notify_turns([first.pk, second.pk]) == 0
+    assert emails.notify_user_turns(bob) == 0
     assert len(mail.outbox) == 1
 
 
 def test_an_already_announced_game_is_not_listed_again():
     alice, bob = verified(), verified()
     first = game_between(alice, bob, turn=1)
-    notifications.notify_turns([first.pk])
+    emails.notify_user_turns(bob)
     second = game_between(alice, bob, turn=1)
-    notifications.notify_turns([second.pk])
+    emails.notify_user_turns(bob)
     assert len(mail.outbox) == 2
     latest = mail.outbox[1]
     assert f"/games/{second.pk}/" in latest.body
@@ -131,7 +136,7 @@ def test_an_already_announced_game_is_not_listed_again():
 def test_html_alternative_and_absolute_links():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     message = mail.outbox[0]
     html, mimetype = message.alternatives[0]
     assert mimetype == "text/html"
@@ -147,8 +152,8 @@ def test_stale_claims_are_released_when_the_player_already_moved():
     stale = Game.objects.get(pk=game.pk)
     for _ in range(3):
         game.refresh_from_db()
-        services.draw(game.pk, alice, game.version)
-    claimed = notifications._claim_current_turns(alice, [stale], Notice.Kind.YOUR_MOVE)
+        play.draw(game.pk, alice, game.version)
+    claimed = emails._claim_current_turns(alice, [stale], Notice.Kind.YOUR_MOVE)
     assert claimed == []
     assert not Notice.objects.filter(user=alice).exists()
 
@@ -159,10 +164,10 @@ def test_stale_claims_are_released_when_the_player_already_moved():
 def test_unverified_address_gets_no_email(django_capture_on_commit_callbacks):
     alice, bob = make_user(), make_user()  # email_verified=False
     game = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=1)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
     assert mail.outbox == []
     assert not Notice.objects.exists()
 
@@ -172,7 +177,7 @@ def test_inactive_user_gets_no_email():
     alice.is_active = False
     alice.save()
     game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     assert mail.outbox == []
 
 
@@ -180,27 +185,27 @@ def test_preferences_are_respected():
     alice, bob = verified(), verified()
     NotificationPrefs.objects.create(user=alice, your_move=False)
     game = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     assert mail.outbox == []
     quarter_left = game.turn_deadline - (game.turn_deadline - game.turn_started_at) / 4
     with time_machine.travel(quarter_left + datetime.timedelta(seconds=1)):
-        assert notifications.send_due_reminders() == 1  # reminders are still on
+        assert emails.send_due_reminders() == 1  # reminders are still on
     NotificationPrefs.objects.filter(user=alice).update(reminders=False)
     second = game_between(alice, bob)
     with time_machine.travel(second.turn_deadline - datetime.timedelta(minutes=1)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
     assert len(mail.outbox) == 1
 
 
 def test_a_user_who_verifies_later_hears_of_waiting_games():
     alice, bob = make_user(), verified()
     first = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     assert mail.outbox == []
     alice.email_verified = True
     alice.save()
     second = game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     assert len(mail.outbox) == 1
     assert f"/games/{first.pk}/" in mail.outbox[0].body
     assert f"/games/{second.pk}/" in mail.outbox[0].body
@@ -214,12 +219,12 @@ def test_reminder_at_a_quarter_of_the_time_left_once():
     game = game_between(alice, bob)  # 24 h: the reminder is due 6 h before the deadline
     due = game.turn_deadline - datetime.timedelta(hours=6)
     with time_machine.travel(due - datetime.timedelta(minutes=1)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
     with time_machine.travel(due + datetime.timedelta(seconds=1)):
-        assert notifications.send_due_reminders() == 1
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 1
+        assert emails.send_due_reminders() == 0
     with time_machine.travel(due + datetime.timedelta(hours=3)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == [alice.email]
@@ -231,7 +236,7 @@ def test_no_reminder_after_the_deadline():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
 
 
 def test_no_reminder_after_the_player_moved(django_capture_on_commit_callbacks):
@@ -243,7 +248,7 @@ def test_no_reminder_after_the_player_moved(django_capture_on_commit_callbacks):
     mail.outbox.clear()
     # The old turn's reminder time comes, but alice already moved and bob's turn is new.
     with time_machine.travel(old_deadline - datetime.timedelta(hours=1)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
     assert mail.outbox == []
 
 
@@ -252,7 +257,7 @@ def test_reminders_are_grouped_per_player():
     first, second = game_between(alice, bob), game_between(alice, bob)
     later = max(first.turn_deadline, second.turn_deadline)
     with time_machine.travel(later - datetime.timedelta(hours=1)):
-        assert notifications.send_due_reminders() == 1
+        assert emails.send_due_reminders() == 1
     assert len(mail.outbox) == 1
     assert "2 games" in mail.outbox[0].subject
     assert Notice.objects.filter(kind=Notice.Kind.REMINDER).count() == 2
@@ -267,17 +272,17 @@ def test_reminder_follows_the_turns_own_length():
     game = game_between(alice, bob, league=league)
     assert game.turn_deadline - game.turn_started_at == datetime.timedelta(hours=1)
     with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=16)):
-        assert notifications.send_due_reminders() == 0
+        assert emails.send_due_reminders() == 0
     with time_machine.travel(game.turn_deadline - datetime.timedelta(minutes=14)):
-        assert notifications.send_due_reminders() == 1
+        assert emails.send_due_reminders() == 1
 
 
 def test_the_clock_sends_reminders_and_still_counts_timeouts():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     with time_machine.travel(game.turn_deadline - datetime.timedelta(hours=1)):
-        assert clock.tick() == 0
-        assert clock.tick() == 0
+        assert background_pass() == 0
+        assert background_pass() == 0
     assert len(mail.outbox) == 1 and "Reminder" in mail.outbox[0].subject
 
 
@@ -295,7 +300,7 @@ def test_two_clock_processes_never_send_one_reminder_twice(settings):
 
         barrier.wait()
         try:
-            notifications.send_due_reminders()
+            emails.send_due_reminders()
         except Exception as error:  # pragma: no cover - reported below
             errors.append(error)
         finally:
@@ -322,7 +327,7 @@ def test_a_timeout_hands_the_turn_over_and_announces_it():
     Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
                           turn_started_at=game.turn_started_at)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        assert clock.tick() == 1  # the timeout, then the same pass's emails
+        assert background_pass() == 1  # the timeout, then the same pass's emails
     assert len(sent_to(bob)) == 1
     assert Seat.objects.get(game=game, user=alice).timeouts_in_row == 1
 
@@ -340,17 +345,17 @@ def test_result_email_once_to_each_player_who_wants_it(django_capture_on_commit_
     Seat.objects.filter(game=game, user=bob).update(timeouts_in_row=Seat.ABSENT_AFTER)
     game.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        services.end_early(game.pk, alice, game.version)  # alice owns the league
+        play.end_early(game.pk, alice, game.version)  # alice owns the league
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert mail.outbox == []  # not from the request that ended it: from the clock
-    notifications.clock_pass()
+    emails.clock_pass()
     assert len(sent_to(alice)) == 1 and len(sent_to(bob)) == 1 and sent_to(carol) == []
     assert sent_to(bob)[0].subject.startswith("You won")
     assert "ended your game" in sent_to(alice)[0].body
     assert "Bob" not in sent_to(bob)[0].subject
-    notifications.clock_pass()
-    notifications.catch_up()
+    emails.clock_pass()
+    emails.catch_up()
     assert len(mail.outbox) == 2
 
 
@@ -367,16 +372,16 @@ def test_a_failing_mail_server_is_logged_and_retried_by_the_next_pass(settings, 
     before = game.version
     for _ in range(3):
         game.refresh_from_db()
-        services.draw(game.pk, alice, game.version)
+        play.draw(game.pk, alice, game.version)
     game.refresh_from_db()
     assert game.to_move == bob and game.version == before + 3
-    notifications.clock_pass()  # the email fails: logged, not raised
+    emails.clock_pass()  # the email fails: logged, not raised
     assert "could not send" in caplog.text
     # The failed email's claim is released, so the next pass retries it.
     assert not Notice.objects.filter(user=bob).exists()
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox = []
-    notifications.clock_pass()
+    emails.clock_pass()
     assert len(sent_to(bob)) == 1
 
 
@@ -388,11 +393,11 @@ def test_an_unexpected_notification_error_never_stops_the_clock(settings, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("bug in notifications")
 
-    monkeypatch.setattr(notifications, "notify_user_turns", broken)
+    monkeypatch.setattr(emails, "notify_user_turns", broken)
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        assert clock.tick() == 1  # the timeout is played; the email step fails alone
+        assert background_pass() == 1  # the timeout is played; the email step fails alone
     assert "bug in notifications" in caplog.text  # logged, for one user, not raised
     assert Game.objects.get(pk=game.pk).to_move == bob
 
@@ -401,10 +406,10 @@ def test_catch_up_only_looks_back_an_hour():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     with time_machine.travel(game.turn_started_at + datetime.timedelta(hours=2)):
-        notifications.catch_up()
+        emails.catch_up()
     assert mail.outbox == []
     with time_machine.travel(game.turn_started_at + datetime.timedelta(minutes=10)):
-        notifications.catch_up()
+        emails.catch_up()
     assert len(mail.outbox) == 1
 
 
@@ -414,19 +419,19 @@ def test_catch_up_only_looks_back_an_hour():
 @pytest.mark.parametrize("pref", ["your_move", "reminders", "results"])
 def test_unsubscribe_token_round_trips(pref):
     alice = verified()
-    user, read = notifications.read_unsubscribe_token(notifications.unsubscribe_token(alice, pref))
+    user, read = tokens.read_unsubscribe_token(tokens.unsubscribe_token(alice, pref))
     assert (user, read) == (alice, pref)
 
 
 def test_every_email_carries_its_own_one_click_unsubscribe():
     alice, bob = verified(), verified()
     game_between(alice, bob)
-    notifications.clock_pass()
+    emails.clock_pass()
     message = mail.outbox[0]
     header = message.extra_headers["List-Unsubscribe"]
     assert header.startswith("<https://carousel.example/notifications/unsubscribe/")
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     token = header.strip("<>").rstrip("/").rsplit("/", 1)[1]
-    assert notifications.read_unsubscribe_token(token) == (alice, "your_move")
+    assert tokens.read_unsubscribe_token(token) == (alice, "your_move")
     assert header.strip("<>") in message.body
 

@@ -1,12 +1,13 @@
-"""rummy.services: the one way a game changes — locking, versions, the log, results."""
+"""rummy.play.services: the one way a game changes — locking, versions, the log, results."""
 
 import threading
 
 import pytest
 
-from rummy import engine, services
+from rummy import engine
+from rummy import play
 from rummy.models import Game, Move, Round, Seat
-from rummy.replay import check as check_replay
+from rummy.play.replay import check as check_replay
 from tests.factories import make_league, make_season, make_user, player_at, started_game
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ def carol():
 def test_open_table_takes_active_season_settings(alice, bob):
     league = make_league(alice, members=[bob])
     make_season(league, target_score=100, knock_limit=3, turn_seconds=3600)
-    game = services.open_table(league, alice, max_seats=3)
+    game = play.open_table(league, alice, max_seats=3)
     assert (game.target_score, game.knock_limit, game.turn_seconds) == (100, 3, 3600)
     assert game.status == Game.Status.OPEN
     assert list(game.seats.values_list("user", flat=True)) == [alice.pk]
@@ -39,26 +40,26 @@ def test_open_table_takes_active_season_settings(alice, bob):
 @pytest.mark.parametrize("seats", [1, 6, "x", None])
 def test_open_table_refuses_bad_seat_count(alice, seats):
     league = make_league(alice)
-    with pytest.raises(services.ActionRefused):
-        services.open_table(league, alice, max_seats=seats)
+    with pytest.raises(play.ActionRefused):
+        play.open_table(league, alice, max_seats=seats)
     assert not Game.objects.exists()
 
 
 def test_outsider_cannot_open_or_sit(alice, bob):
     league = make_league(alice)
-    with pytest.raises(services.NotAllowed):
-        services.open_table(league, bob)
-    game = services.open_table(league, alice)
-    with pytest.raises(services.NotAllowed):
-        services.take_seat(game.pk, bob)
+    with pytest.raises(play.NotAllowed):
+        play.open_table(league, bob)
+    game = play.open_table(league, alice)
+    with pytest.raises(play.NotAllowed):
+        play.take_seat(game.pk, bob)
     assert game.seats.count() == 1
 
 
 def test_full_table_starts_by_itself_in_the_active_season(alice, bob):
     league = make_league(alice, members=[bob])
     season = make_season(league)
-    game = services.open_table(league, alice, max_seats=2)
-    services.take_seat(game.pk, bob)
+    game = play.open_table(league, alice, max_seats=2)
+    play.take_seat(game.pk, bob)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert game.season == season
@@ -77,37 +78,37 @@ def test_game_outside_a_season_counts_for_none(alice, bob):
 
 def test_only_host_starts_and_needs_two(alice, bob):
     league = make_league(alice, members=[bob])
-    game = services.open_table(league, alice, max_seats=4)
-    with pytest.raises(services.ActionRefused):
-        services.start_game(game.pk, alice)  # alone at the table
-    services.take_seat(game.pk, bob)
-    with pytest.raises(services.NotAllowed):
-        services.start_game(game.pk, bob)
-    services.start_game(game.pk, alice)
+    game = play.open_table(league, alice, max_seats=4)
+    with pytest.raises(play.ActionRefused):
+        play.start_game(game.pk, alice)  # alone at the table
+    play.take_seat(game.pk, bob)
+    with pytest.raises(play.NotAllowed):
+        play.start_game(game.pk, bob)
+    play.start_game(game.pk, alice)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    with pytest.raises(services.ActionRefused):
-        services.start_game(game.pk, alice)
+    with pytest.raises(play.ActionRefused):
+        play.start_game(game.pk, alice)
 
 
 def test_leave_before_start_only(alice, bob, carol):
     league = make_league(alice, members=[bob, carol])
-    game = services.open_table(league, alice, max_seats=3)
-    services.take_seat(game.pk, bob)
-    services.leave_seat(game.pk, bob)
+    game = play.open_table(league, alice, max_seats=3)
+    play.take_seat(game.pk, bob)
+    play.leave_seat(game.pk, bob)
     assert game.seats.count() == 1
-    services.take_seat(game.pk, bob)
-    services.take_seat(game.pk, carol)  # full: starts
-    with pytest.raises(services.ActionRefused):
-        services.leave_seat(game.pk, bob)
+    play.take_seat(game.pk, bob)
+    play.take_seat(game.pk, carol)  # full: starts
+    with pytest.raises(play.ActionRefused):
+        play.leave_seat(game.pk, bob)
     assert game.seats.count() == 3
 
 
 def test_host_leaving_hands_the_table_on(alice, bob):
     league = make_league(alice, members=[bob])
-    game = services.open_table(league, alice, max_seats=3)
-    services.take_seat(game.pk, bob)
-    services.leave_seat(game.pk, alice)
+    game = play.open_table(league, alice, max_seats=3)
+    play.take_seat(game.pk, bob)
+    play.leave_seat(game.pk, alice)
     game.refresh_from_db()
     assert game.host == bob
 
@@ -120,7 +121,7 @@ def _two_player_game(alice, bob, **position):
 def test_draw_appends_a_move_and_bumps_the_version(alice, bob):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
     version = game.version
-    result = services.draw(game.pk, alice, version)
+    result = play.draw(game.pk, alice, version)
     assert result.version == version + 1
     move = Move.objects.get(game=game, seq=version + 1)
     assert (move.kind, move.seat, move.user) == (Move.Kind.DRAW, 0, alice)
@@ -130,10 +131,10 @@ def test_draw_appends_a_move_and_bumps_the_version(alice, bob):
 def test_stale_or_repeated_submission_is_refused_and_changes_nothing(alice, bob):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
     version = game.version
-    services.draw(game.pk, alice, version)
+    play.draw(game.pk, alice, version)
     before = Game.objects.get(pk=game.pk)
-    with pytest.raises(services.StaleVersion):
-        services.draw(game.pk, alice, version)  # the double tap
+    with pytest.raises(play.StaleVersion):
+        play.draw(game.pk, alice, version)  # the double tap
     after = Game.objects.get(pk=game.pk)
     assert (after.version, after.state) == (before.version, before.state)
     assert game.moves.count() == before.moves.count()
@@ -142,27 +143,27 @@ def test_stale_or_repeated_submission_is_refused_and_changes_nothing(alice, bob)
 @pytest.mark.parametrize("version", [None, "abc", "", [], {"a": 1}])
 def test_unreadable_version_is_refused(alice, bob, version):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
-    with pytest.raises(services.ActionRefused) as refused:
-        services.draw(game.pk, alice, version)
+    with pytest.raises(play.ActionRefused) as refused:
+        play.draw(game.pk, alice, version)
     assert refused.value.status == 400
 
 
 def test_not_your_turn_is_forbidden(alice, bob):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
-    with pytest.raises(services.NotAllowed):
-        services.draw(game.pk, bob, game.version)
+    with pytest.raises(play.NotAllowed):
+        play.draw(game.pk, bob, game.version)
 
 
 def test_outsider_cannot_act(alice, bob, carol):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
-    with pytest.raises(services.NotAllowed):
-        services.draw(game.pk, carol, game.version)
+    with pytest.raises(play.NotAllowed):
+        play.draw(game.pk, carol, game.version)
 
 
 def test_rule_refusal_carries_a_readable_message(alice, bob):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D")
-    with pytest.raises(services.RuleRefused) as refused:
-        services.knock(game.pk, alice, game.version)
+    with pytest.raises(play.RuleRefused) as refused:
+        play.knock(game.pk, alice, game.version)
     assert refused.value.code == "must_draw"
     assert "Draw a card first" in refused.value.message
 
@@ -172,15 +173,15 @@ def test_rule_refusal_carries_a_readable_message(alice, bob):
 )
 def test_malformed_actions_change_nothing(alice, bob, action):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D", drawn=1)
-    with pytest.raises(services.ActionRefused):
-        services.act(game.pk, alice, game.version, action)
+    with pytest.raises(play.ActionRefused):
+        play.act(game.pk, alice, game.version, action)
     assert Game.objects.get(pk=game.pk).version == game.version
 
 
 def test_meld_given_as_card_lists_is_logged_as_notation(alice, bob):
     game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C 3C", "KS QS"], stock="3D 4C",
                             drawn=1)
-    game = services.meld(game.pk, alice, game.version, [["7H", "8H", "9H"]]).game
+    game = play.meld(game.pk, alice, game.version, [["7H", "8H", "9H"]]).game
     move = game.moves.get(kind=Move.Kind.MELD)
     assert move.payload["table"] == ["7H 8H 9H"]
     check_replay(game)
@@ -191,7 +192,7 @@ def test_meld_and_knock_ends_round_records_it_and_deals_the_next(alice, bob):
     game = _two_player_game(
         alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C", drawn=1
     )
-    result = services.meld(game.pk, alice, game.version, ["7H 8H 9H"], knock=True)
+    result = play.meld(game.pk, alice, game.version, ["7H 8H 9H"], knock=True)
     game = result.game
     rnd = Round.objects.get(game=game)
     assert (rnd.number, rnd.reason, rnd.knocker) == (1, "knock", 0)
@@ -210,9 +211,9 @@ def test_game_end_records_results(alice, bob):
     game = _two_player_game(
         alice, bob, hands=["AH", "KS QS"], stock="AD 9C", scores=[145, 60], rounds_won=[4, 2]
     )
-    services.draw(game.pk, alice, game.version)
+    play.draw(game.pk, alice, game.version)
     game.refresh_from_db()
-    services.knock(game.pk, alice, game.version)
+    play.knock(game.pk, alice, game.version)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.finished_at
     assert game.to_move is None and game.turn_deadline is None
@@ -220,18 +221,18 @@ def test_game_end_records_results(alice, bob):
     # R9.2: 163 + 100 + 5*25 = 388; 60 + 2*25 = 110.
     assert (seats[0].final_score, seats[0].rounds_won, seats[0].is_winner) == (388, 5, True)
     assert (seats[1].final_score, seats[1].is_winner) == (110, False)
-    with pytest.raises(services.ActionRefused):
-        services.draw(game.pk, bob, game.version)
+    with pytest.raises(play.ActionRefused):
+        play.draw(game.pk, bob, game.version)
     check_replay(game)
 
 
 def test_turn_deadline_restarts_only_when_the_turn_passes(alice, bob):
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
     deadline = game.turn_deadline
-    game = services.draw(game.pk, alice, game.version).game
+    game = play.draw(game.pk, alice, game.version).game
     assert game.turn_deadline == deadline  # same turn
-    game = services.draw(game.pk, alice, game.version).game
-    game = services.draw(game.pk, alice, game.version).game  # third draw ends the turn
+    game = play.draw(game.pk, alice, game.version).game
+    game = play.draw(game.pk, alice, game.version).game  # third draw ends the turn
     assert game.to_move == bob
     assert game.turn_deadline > deadline
 
@@ -246,9 +247,9 @@ def _race(game, user, n=20):
 
         barrier.wait()
         try:
-            services.draw(game.pk, user, version)
+            play.draw(game.pk, user, version)
             outcomes.append("ok")
-        except services.StaleVersion:
+        except play.StaleVersion:
             outcomes.append("stale")
         except Exception as error:  # noqa: BLE001 - the test reports anything else
             outcomes.append(repr(error))
@@ -282,12 +283,12 @@ def test_timeout_draws_until_the_turn_ends(alice, bob):
     import time_machine
 
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
-    with pytest.raises(services.ActionRefused):
-        services.timeout(game.pk, game.version)  # not due yet
+    with pytest.raises(play.ActionRefused):
+        play.timeout(game.pk, game.version)  # not due yet
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        result = services.timeout(game.pk, game.version)
-        with pytest.raises(services.StaleVersion):
-            services.timeout(game.pk, game.version)  # a second clock: nothing twice
+        result = play.timeout(game.pk, game.version)
+        with pytest.raises(play.StaleVersion):
+            play.timeout(game.pk, game.version)  # a second clock: nothing twice
     state = result.game.engine_state()
     assert len(state.hands[0]) == 5 and state.turn == 1  # R3.4: three draws
     assert Seat.objects.get(game=game, number=0).timeouts_in_row == 1
@@ -300,12 +301,12 @@ def test_end_early_needs_admin_and_an_absent_player(alice, bob, carol):
     game = started_game([alice, bob], league=league,
                         state=engine.position(hands=["2C", "KS"], stock="9H 5D",
                                               scores=[20, 0], rounds_won=[1, 0]))
-    with pytest.raises(services.ActionRefused):
-        services.end_early(game.pk, carol)  # nobody absent
+    with pytest.raises(play.ActionRefused):
+        play.end_early(game.pk, carol)  # nobody absent
     Seat.objects.filter(game=game, number=1).update(timeouts_in_row=3)
-    with pytest.raises(services.NotAllowed):
-        services.end_early(game.pk, bob)  # a member, not an admin
-    services.end_early(game.pk, carol)
+    with pytest.raises(play.NotAllowed):
+        play.end_early(game.pk, bob)  # a member, not an admin
+    play.end_early(game.pk, carol)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     winners = [s.user for s in game.seats.filter(is_winner=True)]
@@ -317,7 +318,7 @@ def test_a_voided_game_still_replays(alice, bob):
     from leagues.seasons import void_game
 
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
-    game = services.draw(game.pk, alice, game.version).game
+    game = play.draw(game.pk, alice, game.version).game
     void_game(game, alice)
     game.refresh_from_db()
     assert game.status == Game.Status.VOIDED

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 from config.asgi import application
-from rummy import sockets
+from rummy.table import sockets
 from tests.rummy.conftest import start_two
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -17,7 +17,8 @@ from django.test import Client
 
 from config.asgi import application
 from leagues.models import User
-from rummy import services, sockets
+from rummy import play
+from rummy.table import sockets
 from rummy.models import Game, Move
 from tests.rummy.conftest import PASSWORD, cards_shown, start_two
 
@@ -186,7 +187,7 @@ async def test_a_broadcast_does_not_render_the_hand_for_a_lapsed_session(table, 
     await bob.receive_from()
     try:
         await database_sync_to_async(_delete_session)(client)
-        await database_sync_to_async(services.draw)(game.pk, cast["alice"], game.version)
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
         frames = await closed_with(bob, sockets.CLOSE_SESSION_ENDED)
         assert all('id="hand"' not in f and cards_shown(f) == ([], []) for f in frames)
     finally:

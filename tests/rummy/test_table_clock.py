@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from rummy import engine
-from rummy.consumers import render_view
+from rummy.table.consumers import render_view
 from rummy.models import Game, Seat
 from tests.factories import make_league, make_user, started_game
 

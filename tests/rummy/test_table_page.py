@@ -124,9 +124,9 @@ def test_going_out_is_named_as_the_reason(client, league, cast):
     game = set_state(start_two(league, cast), state)
     client.force_login(cast["alice"])
     table = engine.format_cards(engine.parse_cards("7H 8H 9H"))
-    from rummy import services
+    from rummy import play
 
-    services.meld(game.pk, cast["alice"], game.version, [table])
+    play.meld(game.pk, cast["alice"], game.version, [table])
     html = client.get(url(game)).content.decode()
     assert "The round ended by going out." in html
 
@@ -134,7 +134,7 @@ def test_going_out_is_named_as_the_reason(client, league, cast):
 def test_shared_fragments_are_rendered_once_and_stay_per_language(client, league, cast):
     """The table and the last round's revealed hands look the same to every viewer: the
     second viewer's page reuses them, and a viewer in another language gets their own."""
-    from rummy import presenters
+    from rummy.table import presenters
 
     state = engine.position(["AC 2D", "KC KD KH"], table=["7S 8S 9S"], stock="5S 6S 7C",
                             drawn=1)
@@ -174,8 +174,9 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
     from django.test.signals import template_rendered
     from django.template.loader import render_to_string
 
-    from rummy import presenters, services
-    from rummy.access import game_at_least
+    from rummy.table import presenters
+    from rummy import play
+    from rummy.table.access import game_at_least
     from rummy.models import Game
 
     game = start_two(league, cast)  # alice to move
@@ -186,7 +187,7 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
                                 presenters.table_context(game_at_least(game.pk, version), user))
 
     page(bob, game.version)
-    services.draw(game.pk, cast["alice"], game.version)
+    play.draw(game.pk, cast["alice"], game.version)
     rendered = []
 
     def record(sender, template, **kwargs):

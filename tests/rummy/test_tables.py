@@ -4,7 +4,7 @@ the league page's tables partial."""
 import pytest
 from django.urls import reverse
 
-from rummy import services
+from rummy import play
 from rummy.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def test_outsider_cannot_open_a_table(client, league, public_league, cast):
 
 
 def test_sit_leave_and_host_starts_with_two(client, league, cast):
-    game = services.open_table(league, cast["alice"], 4)
+    game = play.open_table(league, cast["alice"], 4)
     client.force_login(cast["bob"])
     page = client.get(game.get_absolute_url()).content.decode()
     assert 'value="sit"' in page and 'value="start"' not in page
@@ -58,7 +58,7 @@ def test_sit_leave_and_host_starts_with_two(client, league, cast):
 
 
 def test_a_full_table_starts_by_itself(client, league, cast):
-    game = services.open_table(league, cast["alice"], 2)
+    game = play.open_table(league, cast["alice"], 2)
     client.force_login(cast["carol"])
     act(client, game, "sit")
     game.refresh_from_db()
@@ -66,7 +66,7 @@ def test_a_full_table_starts_by_itself(client, league, cast):
 
 
 def test_public_league_stranger_may_watch_but_not_sit(client, public_league, cast):
-    game = services.open_table(public_league, cast["alice"], 3)
+    game = play.open_table(public_league, cast["alice"], 3)
     client.force_login(cast["dave"])
     page = client.get(game.get_absolute_url()).content.decode()
     assert 'value="sit"' not in page
@@ -74,7 +74,7 @@ def test_public_league_stranger_may_watch_but_not_sit(client, public_league, cas
 
 
 def test_last_one_out_closes_the_table(client, league, cast):
-    game = services.open_table(league, cast["alice"], 3)
+    game = play.open_table(league, cast["alice"], 3)
     client.force_login(cast["alice"])
     response = act(client, game, "leave")
     assert response.status_code == 302 and response["Location"] == league.get_absolute_url()
@@ -82,7 +82,7 @@ def test_last_one_out_closes_the_table(client, league, cast):
 
 
 def test_league_page_lists_tables_with_the_allowed_buttons(client, league, cast):
-    services.open_table(league, cast["alice"], 3)
+    play.open_table(league, cast["alice"], 3)
     client.force_login(cast["bob"])
     page = client.get(league.get_absolute_url()).content.decode()
     assert 'id="league-tables"' in page and ">Open a table<" in page

@@ -6,7 +6,7 @@ are tested by the leagues' own view tests."""
 import itertools
 
 from leagues.models import League, Membership
-from rummy import services
+from rummy import play
 from rummy.models import Game
 from tests.factories import make_season, make_user
 
@@ -24,8 +24,8 @@ def make_cast():
     for user in (p1, p2, member):
         Membership.objects.create(league=league, user=user, role=Membership.Role.MEMBER)
     season = make_season(league)
-    game = services.open_table(league, p1, max_seats=2)
-    services.take_seat(game.pk, p2)
+    game = play.open_table(league, p1, max_seats=2)
+    play.take_seat(game.pk, p2)
     game = Game.objects.get(pk=game.pk)
     to_move = game.to_move
     waiting = p2 if to_move == p1 else p1

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 
 from leagues.models import League, Membership
-from rummy import services
+from rummy import play
 from rummy.models import Game
 from tests.factories import make_season, make_user
 
@@ -33,8 +33,8 @@ def make_world():
     Membership.objects.create(league=league, user=player, role=Membership.Role.MEMBER)
     Membership.objects.create(league=league, user=member, role=Membership.Role.MEMBER)
     season = make_season(league)
-    game = services.open_table(league, owner, max_seats=2)
-    services.take_seat(game.pk, player)  # a full table starts by itself
+    game = play.open_table(league, owner, max_seats=2)
+    play.take_seat(game.pk, player)  # a full table starts by itself
     game.refresh_from_db()
     return World(owner, player, member, outsider, league, season, game)
 

@@ -57,10 +57,10 @@ MATRIX = {
     "rummy:act": ("302 405 405 405 405", "302 404 403 302 403"),
     "rummy:end_early": ("302 405 405 405 405", "302 404 403 403 403"),
     "rummy:open_table": ("302 405 405 405 405", "302 404 302 302 302"),
-    "notify:settings": ("302 200 200 200 200", "302 302 302 302 302"),
-    "notify:send_verification": ("302 405 405 405 405", "302 302 302 302 302"),
-    "notify:verify": ("400 400 400 400 400", "405 405 405 405 405"),
-    "notify:unsubscribe": ("400 400 400 400 400", "400 400 400 400 400"),
+    "notifications:settings": ("302 200 200 200 200", "302 302 302 302 302"),
+    "notifications:send_verification": ("302 405 405 405 405", "302 302 302 302 302"),
+    "notifications:verify": ("400 400 400 400 400", "405 405 405 405 405"),
+    "notifications:unsubscribe": ("400 400 400 400 400", "400 400 400 400 400"),
 }
 
 #          WebSocket route: accepted? for the ROLES in order

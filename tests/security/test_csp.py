@@ -26,7 +26,7 @@ def main_pages(world):
         "season": reverse("leagues:season", args=[league.slug, season.pk]),
         "table": reverse("rummy:table", args=[game.pk]),
         "profile": reverse("profile", args=[world.player.username]),
-        "notifications": reverse("notify:settings"),
+        "notifications": reverse("notifications:settings"),
     }
 
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 CSRF_EXEMPT = {
     # RFC 8058 one-click unsubscribe: the mail client POSTs without a page or a cookie;
     # the signed token in the URL is the proof, and it can only turn emails off.
-    "notify:unsubscribe",
+    "notifications:unsubscribe",
 }
 
 

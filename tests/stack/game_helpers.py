@@ -3,9 +3,9 @@ log), the cards a page shows, and the card count."""
 
 import re
 
-from rummy import services
+from rummy import play
 from rummy.models import Game
-from rummy.replay import replay
+from rummy.play.replay import replay
 from tests.factories import make_league, make_user
 
 VERSION_RE = re.compile(r'id="game-view"[^>]*data-version="(\d+)"')
@@ -18,8 +18,8 @@ def two_player_game(league=None, names=None):
     a = make_user(names[0] if names else None)
     b = make_user(names[1] if names else None)
     league = league or make_league(a, members=[b])
-    game = services.open_table(league, a, max_seats=2)
-    services.take_seat(game.pk, b)  # a full table starts by itself
+    game = play.open_table(league, a, max_seats=2)
+    play.take_seat(game.pk, b)  # a full table starts by itself
     return Game.objects.get(pk=game.pk), a, b
 
 

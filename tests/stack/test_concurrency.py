@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from rummy.models import Game, Move
-from rummy.replay import check
+from rummy.play.replay import check
 from tests.stack.clients import Player
 from tests.stack.game_helpers import STALE_TEXT, two_player_game
 

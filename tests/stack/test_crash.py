@@ -9,7 +9,7 @@ import time
 import pytest
 
 from rummy.models import Game
-from rummy.replay import check
+from rummy.play.replay import check
 from tests.stack.clients import Player
 from tests.stack.game_helpers import legal_action, physical_cards, two_player_game, version_of
 

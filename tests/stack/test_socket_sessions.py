@@ -6,7 +6,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from rummy.sockets import CLOSE_SESSION_ENDED, CLOSE_TOO_MANY
+from rummy.table.sockets import CLOSE_SESSION_ENDED, CLOSE_TOO_MANY
 from tests.stack.clients import Player
 from tests.stack.game_helpers import two_player_game, version_of
 

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 from django.test import override_settings
 
 from leagues.demo import DEMO_PASSWORD, create_demo_people
-from rummy.demo import create_demo_games
+from rummy.public import create_demo_games
 
 
 class Command(BaseCommand):

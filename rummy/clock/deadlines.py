@@ -1,0 +1,57 @@
+"""The turn clock (async-play issue): plays expired turns as timeouts. Its pass runs
+from ``rummy.background``, beside the emails of the same pass.
+
+Deadlines are enforced by the long-running ``run_clock`` command and also lazily
+whenever a game is loaded, so a missed tick never leaves a game stuck. Both go through
+``play.timeout``, which is version-checked like every other action: two clock
+processes (or a clock and a page load) can never play one timeout twice.
+"""
+
+import logging
+
+from django.utils import timezone
+
+from rummy import play
+from rummy.models import Game
+
+log = logging.getLogger(__name__)
+
+
+def enforce_deadline(game: Game) -> bool:
+    """Play the timeout of ``game`` if its deadline has passed. True when one was played
+    (by us); False when it was not due or someone else got there first."""
+    if game.status != Game.Status.ACTIVE or game.turn_deadline is None:
+        return False
+    if game.turn_deadline > timezone.now():
+        return False
+    try:
+        play.timeout(game.pk, game.version)
+    except play.ActionRefused:
+        # Stale (another process played it, or the player just moved) or not due.
+        return False
+    return True
+
+
+def enforce_overdue(games) -> bool:
+    """Lazy enforcement for a page that lists ``games``: play every passed deadline
+    among them. True when anything changed (the caller reloads)."""
+    now = timezone.now()
+    changed = False
+    for game in games:
+        if game.turn_deadline is not None and game.turn_deadline <= now:
+            changed = enforce_deadline(game) or changed
+    return changed
+
+
+def tick(now=None, limit=200) -> int:
+    """One pass of the clock: every game whose deadline has passed. Returns how many
+    timeouts this pass played."""
+    now = now or timezone.now()
+    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now).order_by(
+        "turn_deadline"
+    )[:limit]
+    played = 0
+    for game in due:
+        if enforce_deadline(game):
+            played += 1
+    return played

@@ -1,0 +1,51 @@
+"""The signed-in home page's games (async-play issue): where it is your move first
+(most urgent deadline first), then games waiting for others, then open tables in your
+leagues. A fixed number of queries, however many games and seats."""
+
+from django.db.models import F
+
+from rummy.clock import deadlines
+from rummy.table.access import games_with_seats
+from rummy.models import Game
+
+OPEN_TABLES_SHOWN = 20
+
+
+def _row(game, user):
+    seats = list(game.seats.all())
+    mover = next((s for s in seats if s.user_id == game.to_move_id), None)
+    return {
+        "game": game,
+        "names": [s.user.name for s in seats if s.user_id != user.pk],
+        "to_move": mover.user if mover else None,
+        "to_move_absent": bool(mover and mover.is_absent),
+        "absent": [s.user.name for s in seats if s.is_absent],
+        "seated": any(s.user_id == user.pk for s in seats),
+        "free": game.max_seats - len(seats),
+    }
+
+
+def home_games(user):
+    """{"your_move": [...], "waiting": [...], "open_tables": [...]}: rows with the game,
+    the other players' names, who is to move and who is absent."""
+    active = (
+        games_with_seats()
+        .filter(status=Game.Status.ACTIVE, seats__user=user)
+        .order_by(F("turn_deadline").asc(nulls_last=True), "pk")
+    )
+    if deadlines.enforce_overdue(active):
+        # A missed clock tick: the timeouts were just played; read the games again.
+        active = active.all()
+    your_move, waiting = [], []
+    for game in active:
+        (your_move if game.to_move_id == user.pk else waiting).append(_row(game, user))
+    open_tables = (
+        games_with_seats()
+        .filter(status=Game.Status.OPEN, league__memberships__user=user)
+        .order_by("-created_at")[:OPEN_TABLES_SHOWN]
+    )
+    return {
+        "your_move": your_move,
+        "waiting": waiting,
+        "open_tables": [_row(game, user) for game in open_tables],
+    }

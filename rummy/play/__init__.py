@@ -1,0 +1,26 @@
+"""The write path: the ONE way a game changes (DESIGN "Services").
+
+Every action is one function, each a transaction that locks the game, checks the
+version the client acted on and logs its move (``store``): seating before the game
+(``seating``), the turn and what follows it (``turns``), the arrangement editor's
+draft (``drafts``). ``replay`` rebuilds a game from its log; ``wording`` words the
+engine's refusals; ``broadcast`` tells open pages after commit. Callers outside this
+package use the names below, never ``store``.
+"""
+
+from rummy.play.drafts import (close_editor, declare_joker, move_selection, new_meld,
+                               open_editor, reset, select, to_hand)
+from rummy.play.drafts import play as play_draft
+from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused, StaleVersion
+from rummy.play.seating import leave_seat, open_table, start_game, take_seat
+from rummy.play.store import parse_version, seat_of
+from rummy.play.turns import act, draw, end_early, knock, meld, pass_turn, timeout, void_game
+
+__all__ = [
+    "ActionRefused", "NotAllowed", "StaleVersion", "RuleRefused", "Result",
+    "parse_version", "seat_of",
+    "open_table", "take_seat", "leave_seat", "start_game",
+    "act", "draw", "meld", "knock", "pass_turn", "timeout", "end_early", "void_game",
+    "open_editor", "close_editor", "reset", "select", "move_selection", "new_meld",
+    "to_hand", "declare_joker", "play_draft",
+]

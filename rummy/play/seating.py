@@ -1,0 +1,128 @@
+"""Tables before the game: open, sit, leave, start (R1.1, R2). The first dealer is
+random (R2.1) and every deal comes from a CSPRNG, so no deal can be predicted."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.access import membership_for
+from rummy import engine
+from leagues.models import Season
+from rummy.models import Game, Move, Seat
+from rummy.play import store
+from rummy.play.errors import ActionRefused, NotAllowed, Result
+
+
+@transaction.atomic
+def open_table(league, user, max_seats=4) -> Game:
+    """A league member opens a table with the active season's settings."""
+    if membership_for(user, league) is None:
+        raise NotAllowed(_("Only members of this league can open a table."))
+    try:
+        max_seats = int(max_seats)
+    except (TypeError, ValueError):
+        max_seats = 0
+    if not engine.MIN_PLAYERS <= max_seats <= engine.MAX_PLAYERS:
+        raise ActionRefused(_("A table has 2 to 5 seats."), code="bad_seats")
+    season = league.active_season()
+    game = Game.objects.create(
+        league=league,
+        host=user,
+        max_seats=max_seats,
+        target_score=season.target_score if season else engine.DEFAULT_SETTINGS.target,
+        knock_limit=season.knock_limit if season else engine.DEFAULT_SETTINGS.knock_limit,
+        turn_seconds=season.turn_seconds if season else Season.DEFAULT_TURN_SECONDS,
+    )
+    Seat.objects.create(game=game, user=user)
+    store.announce(game.pk, game.version)
+    return game
+
+
+def _bump(game: Game):
+    """Seats changed before the start: bump the version so open pages refresh."""
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    game.version += 1
+    store.announce(game.pk, game.version)
+
+
+@transaction.atomic
+def take_seat(game_id, user, expected_version=None) -> Result:
+    game = store.locked_game(game_id)
+    store.check_version(game, expected_version)
+    if membership_for(user, game.league) is None:
+        raise NotAllowed(_("Only members of this league can sit at its tables."))
+    if game.status != Game.Status.OPEN:
+        raise ActionRefused(_("This game has already started."), code="started")
+    seats = list(game.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        raise ActionRefused(_("You already have a seat at this table."), code="seated")
+    if len(seats) >= game.max_seats:
+        raise ActionRefused(_("This table is full."), code="full")
+    Seat.objects.create(game=game, user=user)
+    _bump(game)
+    if len(seats) + 1 == game.max_seats:
+        # A full table starts by itself.
+        return _start(game)
+    return Result(game, game.version)
+
+
+@transaction.atomic
+def leave_seat(game_id, user, expected_version=None) -> Result:
+    game = store.locked_game(game_id)
+    store.check_version(game, expected_version)
+    if game.status != Game.Status.OPEN:
+        raise ActionRefused(_("You can only leave a table before the game starts."),
+                            code="started")
+    seat = store.seat_of(game, user)
+    if seat is None:
+        raise ActionRefused(_("You do not have a seat at this table."), code="not_seated")
+    seat.delete()
+    if not game.seats.exists():
+        # The last one out closes the table.
+        game.delete()
+        return Result(game, game.version)
+    if game.host_id == user.pk:
+        game.host = game.seats.first().user
+        game.save(update_fields=["host"])
+    _bump(game)
+    return Result(game, game.version)
+
+
+@transaction.atomic
+def start_game(game_id, user, expected_version=None) -> Result:
+    game = store.locked_game(game_id)
+    store.check_version(game, expected_version)
+    if game.status != Game.Status.OPEN:
+        raise ActionRefused(_("This game has already started."), code="started")
+    if game.host_id != user.pk:
+        raise NotAllowed(_("Only the host can start the game."))
+    if game.seats.count() < engine.MIN_PLAYERS:
+        raise ActionRefused(_("At least two players must be seated to start."),
+                            code="too_few")
+    return _start(game)
+
+
+def _start(game: Game) -> Result:
+    seats = list(game.seats.all())
+    # Seat order is the order players sat down; the first dealer is random (R2.1).
+    for number, seat in enumerate(seats):
+        seat.number = number
+    Seat.objects.bulk_update(seats, ["number"])
+    game._prefetched_objects_cache = {}
+    season = game.league.active_season()
+    if season:
+        game.season = season
+        game.target_score = season.target_score
+        game.knock_limit = season.knock_limit
+    state = engine.new_game(len(seats), store.system_random, settings=game.engine_settings())
+    game.status = Game.Status.ACTIVE
+    return store.save(
+        game,
+        state,
+        [(Move.Kind.START, None, game.host, {"state": state.to_dict()})],
+        status=Game.Status.ACTIVE,
+        started_at=timezone.now(),
+        season=season,
+        target_score=game.target_score,
+        knock_limit=game.knock_limit,
+    )

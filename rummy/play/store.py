@@ -1,0 +1,161 @@
+"""The transaction every change to a game goes through: the locked read, the version
+check, and the save with its logged moves (DESIGN "Services").
+
+Each action runs inside ``transaction.atomic()`` with the game row locked
+(``select_for_update``; on SQLite, where that does nothing, the IMMEDIATE transaction
+mode set in settings takes the write lock instead), checks the version the client acted
+on, then writes the new state with a conditional ``UPDATE … WHERE version = N``. So a
+double tap, a second tab or a second server process can never apply a move twice. The
+moves are appended to the log in the same transaction, and the broadcast (ids and
+versions only) happens after commit. Only the modules of ``rummy.play`` use this one.
+"""
+
+import secrets
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rummy.models import Game, Move, Seat
+from rummy.play import broadcast
+from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
+
+# Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
+system_random = secrets.SystemRandom()
+
+
+def parse_version(value, required=True):
+    """The client's version as an int, read once, where it enters the write path.
+    Missing (when required) or garbage is a 400, never a 500."""
+    if value is None or value == "":
+        if required:
+            raise bad_version()
+        return None
+    if isinstance(value, bool):
+        raise bad_version()
+    try:
+        version = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise bad_version() from None
+    if version < 0:
+        raise bad_version()
+    return version
+
+
+def seat_of(game: Game, user) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == user.pk:
+            return seat
+    return None
+
+
+def locked_game(game_id, with_seats=False) -> Game:
+    """The game row, locked. ``with_seats`` (actions that read the seats but never add
+    or remove one) also loads the league, season and the seated users, not locked."""
+    if with_seats:
+        games = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("league", "season")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        )
+    else:
+        games = Game.objects.select_for_update()
+    try:
+        return games.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ActionRefused(_("There is no such game."), code="no_game") from None
+
+
+def check_version(game: Game, expected: int | None, required=False):
+    """``expected`` is what ``parse_version`` read. Only seating changes before the
+    start may omit it (nothing there to apply twice)."""
+    if not isinstance(expected, int) or isinstance(expected, bool):
+        # Callers pass what parse_version read; anything else is read here, once.
+        expected = parse_version(expected, required=required)
+    if expected is None:
+        return
+    if expected != game.version:
+        raise StaleVersion()
+
+
+def save(game: Game, new_state, moves, **fields):
+    """Store a new state with a version-checked conditional UPDATE and log ``moves``
+    (a list of (kind, seat, user, payload)), each taking the next version number.
+    ``new_state`` is the engine state (or None to keep the stored one)."""
+    old_version = game.version
+    new_version = old_version + len(moves)
+    old_to_move = game.to_move_id
+    now = timezone.now()
+    # Whose move and the deadline follow from the state, unless the caller says otherwise.
+    fields = {**_turn_fields(game, new_state, now), **fields}
+    updated = Game.objects.filter(pk=game.pk, version=old_version).update(
+        state=new_state.to_dict() if new_state is not None else game.state,
+        version=new_version,
+        **fields,
+    )
+    if updated != 1:
+        # Only reachable where the row lock is not real: the guarantee still holds.
+        raise StaleVersion()
+    try:
+        Move.objects.bulk_create(
+            [
+                Move(game=game, seq=old_version + i + 1, kind=kind, seat=seat, user=user,
+                     payload=payload)
+                for i, (kind, seat, user, payload) in enumerate(moves)
+            ]
+        )
+    except IntegrityError:
+        raise StaleVersion() from None
+    # What was written, without reading it back.
+    game.version = new_version
+    if new_state is not None:
+        game.state = new_state.to_dict()
+        game.cache_engine_state(new_state)
+    for name, value in fields.items():
+        setattr(game, name, value)
+    movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
+    announce(game.pk, new_version, movers=movers)
+    return Result(game, new_version)
+
+
+def announce(game_id, version, movers=None):
+    """After commit, tell open pages that the game changed (ids and versions only: each
+    socket reads what it needs itself). ``movers``: the users whose count of games
+    awaiting their move may have changed (None: every seated player).
+
+    Emails ("your move", results) are not sent here but by the turn clock's next pass
+    (``rummy.notifications.emails.clock_pass``): a slow or failing mail server must not
+    hold up the player who moved, nor cost the busy web workers."""
+    transaction.on_commit(lambda: broadcast.game_updated(game_id, version, movers=movers))
+
+
+def _turn_fields(game: Game, state, now):
+    """Whose move it is and until when. A new deadline starts only when the turn passes
+    to another seat (or a new round), from the season's current setting, so a limit
+    changed mid-season applies to the next turns only."""
+    if state is None:
+        return {}
+    if state.game_over:
+        return {"to_move": None, "turn_deadline": None, "turn_started_at": None}
+    seats = {s.number: s.user_id for s in game.seats.all()}
+    to_move_id = seats.get(state.turn)
+    old = game.engine_state()
+    same_turn = (
+        old is not None
+        and not old.game_over
+        and old.round_no == state.round_no
+        and old.turn == state.turn
+        and game.turn_deadline is not None
+    )
+    if same_turn:
+        return {"to_move_id": to_move_id}
+    seconds = game.season.turn_seconds if game.season_id else game.turn_seconds
+    return {
+        "to_move_id": to_move_id,
+        "turn_started_at": now,
+        "turn_deadline": now + timedelta(seconds=seconds),
+    }

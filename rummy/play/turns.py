@@ -1,0 +1,199 @@
+"""A turn at the table: draw, meld, knock, pass (R3, R5, R6, R8); the clock's timeout;
+an admin's ending early and voiding; and what follows a round's end: its record, the
+next deal, the game's results and the ``game_finished`` signal."""
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues.access import require_league_admin
+from rummy import engine
+from rummy.models import Game, Move, Round, Seat
+from rummy.play import store
+from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused
+from rummy.play.wording import rule_error_message
+from rummy.signals import game_finished
+
+MOVE_KINDS = {
+    engine.Action.DRAW: Move.Kind.DRAW,
+    engine.Action.MELD: Move.Kind.MELD,
+    engine.Action.KNOCK: Move.Kind.KNOCK,
+    engine.Action.PASS: Move.Kind.PASS,
+}
+
+
+def acting_seat(game: Game, user) -> Seat:
+    """The user's seat at a game in progress; refused for anyone else."""
+    if game.status != Game.Status.ACTIVE:
+        raise ActionRefused(_("This game is not in progress."), code="not_active")
+    seat = store.seat_of(game, user)
+    if seat is None:
+        raise NotAllowed(_("Only the players at this table can act."))
+    return seat
+
+
+def _apply_engine(game: Game, seat_number, action):
+    try:
+        return engine.apply_action(game.engine_state(), seat_number, action)
+    except engine.RuleError as error:
+        if error.code == "not_your_turn":
+            raise NotAllowed(rule_error_message(error)) from None
+        raise RuleRefused(error) from None
+
+
+@transaction.atomic
+def act(game_id, user, expected_version, action: dict) -> Result:
+    """Draw, meld, knock or pass for the user's seat (R3, R5, R6, R8)."""
+    if not isinstance(action, dict) or action.get("do") not in MOVE_KINDS:
+        raise ActionRefused(_("Unknown action."), code="bad_action")
+    game = store.locked_game(game_id, with_seats=True)
+    seat = acting_seat(game, user)
+    store.check_version(game, expected_version, required=True)
+    return act_locked(game, seat, user, action)
+
+
+def act_locked(game: Game, seat: Seat, user, action: dict) -> Result:
+    """``act`` on a game the caller already locked and checked (the draft's "Play")."""
+    new_state = _apply_engine(game, seat.number, action)
+    moves = [(MOVE_KINDS[action["do"]], seat.number, user, _loggable(action))]
+    if seat.timeouts_in_row:
+        # Acting in person clears the absence mark.
+        Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
+        seat.timeouts_in_row = 0
+    return _finish_action(game, new_state, moves)
+
+
+def draw(game_id, user, expected_version):
+    return act(game_id, user, expected_version, {"do": engine.Action.DRAW})
+
+
+def meld(game_id, user, expected_version, table, knock=False):
+    return act(game_id, user, expected_version,
+               {"do": engine.Action.MELD, "table": table, "knock": knock})
+
+
+def knock(game_id, user, expected_version):
+    return act(game_id, user, expected_version, {"do": engine.Action.KNOCK})
+
+
+def pass_turn(game_id, user, expected_version):
+    return act(game_id, user, expected_version, {"do": engine.Action.PASS})
+
+
+def _loggable(action):
+    logged = {"do": str(action["do"])}
+    if action["do"] == engine.Action.MELD:
+        # The engine accepted the meld, so each item is a notation string or a list of
+        # cards/notation strings; str() of either is notation.
+        logged["table"] = [
+            m if isinstance(m, str) else " ".join(str(card) for card in m)
+            for m in action["table"]
+        ]
+        logged["knock"] = bool(action.get("knock"))
+    return logged
+
+
+@transaction.atomic
+def timeout(game_id, expected_version) -> Result:
+    """The turn clock plays an expired turn (async issue): draws until the turn ends
+    (R3.4), or passes when the stock is empty (R8). Version-checked like every action,
+    so two clock processes can never play one timeout twice."""
+    game = store.locked_game(game_id, with_seats=True)
+    store.check_version(game, expected_version, required=True)
+    if game.status != Game.Status.ACTIVE:
+        raise ActionRefused(_("This game is not in progress."), code="not_active")
+    if game.turn_deadline is None or game.turn_deadline > timezone.now():
+        raise ActionRefused(_("The deadline has not passed."), code="not_due")
+    state = game.engine_state()
+    seat = next(s for s in game.seats.all() if s.number == state.turn)
+    new_state = engine.play_timeout(state, state.turn)
+    Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=seat.timeouts_in_row + 1)
+    seat.timeouts_in_row += 1
+    moves = [(Move.Kind.TIMEOUT, state.turn, None, {"do": "timeout"})]
+    return _finish_action(game, new_state, moves)
+
+
+@transaction.atomic
+def end_early(game_id, user, expected_version=None) -> Result:
+    """A league admin ends a game in which a player is absent; the engine scores it as
+    it stands (``engine.end_early``)."""
+    game = store.locked_game(game_id, with_seats=True)
+    try:
+        require_league_admin(user, game.league)
+    except PermissionDenied as denied:
+        raise NotAllowed(str(denied)) from None
+    store.check_version(game, expected_version)
+    if game.status != Game.Status.ACTIVE:
+        raise ActionRefused(_("This game is not in progress."), code="not_active")
+    if not any(s.is_absent for s in game.seats.all()):
+        raise ActionRefused(
+            _("A game can only be ended early when a player is marked absent."),
+            code="nobody_absent",
+        )
+    new_state = engine.end_early(game.engine_state())
+    moves = [(Move.Kind.END_EARLY, None, user, {"do": "end_early"})]
+    return _finish_action(game, new_state, moves)
+
+
+@transaction.atomic
+def void_game(game_id, user) -> Result:
+    """A league admin voids an open or running game (when its season closes): it ends
+    now, counts for nothing, and its state stays as it was (``rummy.play.replay``
+    knows). Permission is the caller's (``leagues.seasons``)."""
+    game = store.locked_game(game_id)
+    if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+        raise ActionRefused(_("Only a game that has not ended can be voided."),
+                            code="not_active")
+    return store.save(
+        game,
+        game.engine_state(),
+        [(Move.Kind.VOID, None, user, {})],
+        status=Game.Status.VOIDED,
+        finished_at=timezone.now(),
+        # The same names as the derived turn fields, so that these win over them.
+        to_move_id=None,
+        turn_deadline=None,
+    )
+
+
+def _finish_action(game: Game, new_state, moves, **fields):
+    """Record a finished round, finish the game or deal the next round by itself."""
+    if new_state.round_over:
+        _record_round(game, new_state)
+        if new_state.game_over:
+            fields.update(status=Game.Status.FINISHED, finished_at=timezone.now())
+        else:
+            new_state = engine.deal_next_round(new_state, store.system_random)
+            moves.append((Move.Kind.DEAL, None, None, {"state": new_state.to_dict()}))
+    result = store.save(game, new_state, moves, **fields)
+    if new_state.game_over:
+        _record_results(result.game, new_state)
+    return result
+
+
+def _record_round(game: Game, state):
+    last = state.last_round
+    if not last or last.get("reason") == engine.RoundEnd.ENDED_EARLY:
+        return
+    Round.objects.create(
+        game=game,
+        number=state.round_no,
+        reason=last["reason"],
+        knocker=last.get("knocker"),
+        points=last["points"],
+        winners=last["winners"],
+        hands=last["hands"],
+    )
+
+
+def _record_results(game: Game, state):
+    winners = set(state.game_winners or [])
+    seats = list(game.seats.all())
+    for seat in seats:
+        seat.final_score = state.final_scores[seat.number]
+        seat.rounds_won = state.rounds_won[seat.number]
+        seat.is_winner = seat.number in winners
+    Seat.objects.bulk_update(seats, ["final_score", "rounds_won", "is_winner"])
+    # The leagues app updates its standings (connected in leagues/apps.py).
+    transaction.on_commit(lambda: game_finished.send(sender=Game, game=game))

@@ -1,0 +1,70 @@
+"""The one door from ``leagues`` into ``rummy`` (DESIGN "Rooms"): the few reads and
+commands about games that leagues, seasons, standings and profiles need. Nothing in
+``leagues`` imports any other part of ``rummy``; rummy tells leagues that a game
+finished through ``game_finished`` (connected in ``leagues/apps.py``)."""
+
+from rummy.models import Game, Seat
+from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
+from rummy.play import ActionRefused, void_game
+from rummy.play.demo import create_demo_games
+from rummy.signals import game_finished
+
+__all__ = [
+    "ActionRefused", "void_game", "create_demo_games", "game_finished",
+    "send_signup_attempt_email", "send_verification_email",
+    "season_results", "running_games", "finished_games", "league_games", "player_record",
+]
+
+
+def season_results(season):
+    """Every seat of every finished game of ``season``, with its user: what the
+    standings add up."""
+    return Seat.objects.filter(
+        game__season=season, game__status=Game.Status.FINISHED
+    ).select_related("user")
+
+
+def running_games(season):
+    """Games of ``season`` that have not ended yet, with their players."""
+    return Game.objects.filter(season=season, status=Game.Status.ACTIVE).prefetch_related(
+        "seats__user"
+    )
+
+
+def finished_games(season):
+    """The finished games of ``season``, newest first, with their players."""
+    return (
+        Game.objects.filter(season=season, status=Game.Status.FINISHED)
+        .prefetch_related("seats__user")
+        .order_by("-finished_at")
+    )
+
+
+def league_games(league, recent=10):
+    """A league page's games: open tables, games in progress, the latest results."""
+    games = Game.objects.filter(league=league).prefetch_related("seats__user")
+    return {
+        "open_tables": games.filter(status=Game.Status.OPEN),
+        "games_in_progress": games.filter(status=Game.Status.ACTIVE),
+        "recent_results": games.filter(status=Game.Status.FINISHED).order_by(
+            "-finished_at"
+        )[:recent],
+    }
+
+
+def player_record(player, leagues, shown=30):
+    """``player``'s games in ``leagues`` (those the viewer may see), voided ones left
+    out: the current ones, the latest results, and how many were played and won."""
+    seats = (
+        Seat.objects.filter(user=player, game__league__in=leagues)
+        .exclude(game__status=Game.Status.VOIDED)
+        .select_related("game", "game__league", "game__season")
+        .order_by("-game__finished_at", "-game__created_at")
+    )
+    finished = [s for s in seats if s.game.status == Game.Status.FINISHED]
+    return {
+        "current_seats": [s for s in seats if s.game.status != Game.Status.FINISHED],
+        "results": finished[:shown],
+        "games_played": len(finished),
+        "games_won": sum(1 for s in finished if s.is_winner),
+    }

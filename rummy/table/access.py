@@ -1,0 +1,98 @@
+"""Who may look at a game. Views and consumers call these (DESIGN: access helpers).
+
+A game belongs to its league: a private league's games exist only for its members
+(404 for everybody else, so that not even their existence is confirmed); a public
+league's games may be watched by any signed-in user.
+"""
+
+import time
+
+from django.db.models import Prefetch
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from leagues.access import can_view_league
+from rummy.table.memory import Recent
+from rummy.models import Game, Seat
+
+
+def games_with_seats():
+    """Games with their league and seated users loaded: every page of a game reads
+    them, and loading them once keeps the query count independent of the seats."""
+    return Game.objects.select_related("league").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    )
+
+
+def viewable_game(user, game_id):
+    """The game if ``user`` may see it, else None (no exception: consumers use it)."""
+    game = games_with_seats().filter(pk=game_id).first()
+    if game is None or not can_view_league(user, game.league):
+        return None
+    return game
+
+
+def get_game_for_viewer(user, game_id):
+    """The game if ``user`` may see it; 404 otherwise."""
+    game = viewable_game(user, game_id)
+    if game is None:
+        raise Http404(_("No such game."))
+    return game
+
+
+# --- Sockets: one load per game version per process ---------------------------------
+#
+# After a move every open socket of the game re-renders its user's view. The sockets
+# of one server process share what they read: the game row with its seats and users at
+# a given version is the same for all of them (only the rendering is per user), and a
+# version never changes once written. So the first socket loads it and the others reuse
+# it. Only a game at least as new as the broadcast version is reused.
+
+_recent_games = Recent(1024)  # game id -> Game
+
+
+def remember(game):
+    _recent_games.put(game.pk, game)
+
+
+def remembered_game(game_id, version):
+    """The game at ``version`` or newer if this process has it in memory, else None.
+    Never touches the database (safe on the event loop)."""
+    game = _recent_games.get(game_id)
+    return game if game is not None and game.version >= version else None
+
+
+def game_at_least(game_id, version):
+    """The game (seats and users loaded) at ``version`` or newer: from this process's
+    memory when another socket already loaded it, else from the database."""
+    game = remembered_game(game_id, version)
+    if game is None:
+        game = games_with_seats().filter(pk=game_id).first()
+        if game is not None:
+            remember(game)
+    return game
+
+
+# Whether a user may watch a league, for sockets that re-render on every move: checked
+# against the database at most every few seconds per user and league, so a removed
+# member's open socket stops within that time.
+VIEW_CHECK_SECONDS = 15
+_view_checks = {}  # (user id, league id) -> (allowed, checked at)
+
+
+def remembered_view_check(user, league):
+    """``may_view``'s answer if it is fresh in memory, else None (no database)."""
+    hit = _view_checks.get((user.pk, league.pk))
+    if hit is not None and time.monotonic() - hit[1] < VIEW_CHECK_SECONDS:
+        return hit[0]
+    return None
+
+
+def may_view(user, league):
+    allowed = remembered_view_check(user, league)
+    if allowed is None:
+        allowed = can_view_league(user, league)
+        if len(_view_checks) > 50_000:
+            _view_checks.clear()
+        _view_checks[(user.pk, league.pk)] = (allowed, time.monotonic())
+    return allowed

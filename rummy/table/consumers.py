@@ -1,0 +1,352 @@
+"""WebSocket consumers (DESIGN "Consumers"): thin, as in the Channels docs.
+
+``GameConsumer`` (``ws/games/<id>/``): one per open table page. On connect, and on every
+``game.updated`` in group ``game-<id>``, it renders ITS user's view from the database and
+sends the fragments htmx swaps by id, so a phone that slept catches up by itself and a
+spectator never receives a hand. Actions arrive as htmx ``ws-send`` JSON (the fields of
+the page's form) and go through ``rummy.table.dispatch`` like the HTTP view (once
+``rummy.table.sockets`` has found the socket's session still valid); a refusal is
+answered to the sender alone. The channel layer carries only ids and versions.
+
+``MeConsumer`` (``ws/me/``): the header badge of games awaiting the user's move.
+
+Both are ``GuardedConsumer``s: counted against the user's socket cap, and closed when
+the session they were opened with ends (``rummy.table.sockets``).
+"""
+
+import asyncio
+import json
+import re
+import time
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import SynchronousOnlyOperation
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from rummy.play import broadcast
+from rummy.clock import deadlines
+from rummy import play
+from rummy.table import sockets
+from rummy.table.access import (
+    game_at_least,
+    may_view,
+    remember,
+    remembered_game,
+    remembered_view_check,
+    viewable_game,
+)
+from rummy.models import Game
+from rummy.table.presenters import SORTS, table_context
+
+MAX_FRAME = 4096  # a form's fields are a few hundred bytes; anything bigger is refused
+
+
+def scope_language(scope):
+    """The language LocaleMiddleware would pick for this user's pages (the language
+    cookie, then Accept-Language), since sockets do not pass through the middleware."""
+    headers = dict(scope.get("headers") or [])
+    cookies = scope.get("cookies") or {}
+    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME)]
+    accept = headers.get(b"accept-language", b"").decode("latin-1")[:200]
+    candidates += [code for code, _q in parse_accept_lang_header(accept) if code != "*"]
+    for code in candidates:
+        if not code:
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+def in_language(language, function):
+    """``function`` run (in the sync thread) with ``language`` active."""
+
+    def run(*args, **kwargs):
+        with translation.override(language):
+            return function(*args, **kwargs)
+
+    return database_sync_to_async(run)
+
+
+def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=None):
+    """The user's fragments for the game as it is now, or None if it is gone/hidden.
+    With ``enforce_clock`` (on connect) a passed deadline is played first, so a page
+    that opens after a missed clock tick never shows a stuck game. With ``version`` (a
+    broadcast) the game may come from what another socket of this process loaded."""
+    if version is None:
+        game = viewable_game(user, game_id)
+        if game is not None:
+            remember(game)
+    else:
+        game = game_at_least(game_id, version)
+        if game is not None and not may_view(user, game.league):
+            game = None
+    if game is None:
+        return None
+    if enforce_clock and deadlines.enforce_deadline(game):
+        game = viewable_game(user, game_id)
+    return render_to_string("rummy/_game_frames.html", table_context(game, user, sort, flash))
+
+
+def render_remembered(user, game_id, sort, version, language):
+    """The fast path after a move, run on the event loop itself (no thread hop, no
+    database): the game at ``version`` is already in this process's memory, and so is
+    the answer whether ``user`` may see it. None when anything would need the database
+    (then the caller renders in a thread): an open table, the player to move (their
+    draft), or a template that turns out to query."""
+    game = remembered_game(game_id, version)
+    if game is None or game.state is None or game.to_move_id == user.pk:
+        return None
+    if not remembered_view_check(user, game.league):
+        return None
+    try:
+        with translation.override(language):
+            return render_to_string("rummy/_game_frames.html", table_context(game, user, sort))
+    except SynchronousOnlyOperation:
+        return None
+
+
+def render_flash(message):
+    return render_to_string("rummy/_flash.html", {"flash": message})
+
+
+VERSION_RE = re.compile(r'id="game-view"[^>]*\sdata-version="(\d+)"')
+
+
+def _version_of(frames):
+    match = VERSION_RE.search(frames)
+    return int(match.group(1)) if match else -1
+
+
+# Game ids -> the task loading that game into this process's memory. After a move every
+# socket of the game on this process gets ``game.updated`` at the same moment; without
+# this each of them would find the new version missing and read the game itself.
+_loading = {}
+
+
+async def load_once(game_id, version):
+    """Make sure the game at ``version`` or newer is in this process's memory, reading it
+    from the database at most once however many sockets ask at the same time."""
+    if remembered_game(game_id, version) is not None:
+        return
+    task = _loading.get(game_id)
+    if task is not None:
+        await asyncio.shield(task)  # another socket's read: wait for it, do not cancel it
+        if remembered_game(game_id, version) is not None:
+            return
+    task = asyncio.ensure_future(database_sync_to_async(game_at_least)(game_id, version))
+    _loading[game_id] = task
+    try:
+        await asyncio.shield(task)
+    finally:
+        if _loading.get(game_id) is task:
+            del _loading[game_id]
+
+
+class GuardedConsumer(AsyncWebsocketConsumer):
+    """A socket of a logged-in user that holds one of the user's places (the cap) and
+    closes when its session ends (see ``rummy.table.sockets``)."""
+
+    holds_place = False
+    guard_groups = ()
+    checked_at = 0.0
+    ended = False  # the session ended: nothing more is sent, even before the close lands
+    says_goodbye = False  # whether a page's message area shows why the socket closed
+
+    async def admit(self):
+        """True if the socket may go on; otherwise it has been closed, nothing sent."""
+        self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        if not (self.user and self.user.is_authenticated):
+            await self.close()
+            return False
+        if not await sync_to_async(sockets.take_place, thread_sensitive=False)(self.user.pk):
+            # Accepted only to be closed with a code that says why (a refused handshake
+            # carries none), and one the page does not reconnect on.
+            await self.accept()
+            await self.close(code=sockets.CLOSE_TOO_MANY, reason="too many sockets")
+            return False
+        self.holds_place = True
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
+        self.guard_groups = (sockets.session_group(self.session_key),
+                             sockets.logins_group(self.user.pk))
+        for group in self.guard_groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.checked_at = time.monotonic()
+        return True
+
+    async def refuse(self):
+        """Close a socket that was admitted but will not be accepted."""
+        await self.release()
+        await self.close()
+
+    async def release(self):
+        for group in self.guard_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.guard_groups = ()
+        if self.holds_place:
+            self.holds_place = False
+            await sync_to_async(sockets.free_place, thread_sensitive=False)(self.user.pk)
+
+    async def disconnect(self, code):
+        await self.release()
+
+    async def session_ended(self, event=None):
+        if self.ended:
+            return
+        self.ended = True
+        await self.release()
+        if self.says_goodbye:
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(
+                    _("You are no longer logged in here. Log in again to go on.")))
+        await self.close(code=sockets.CLOSE_SESSION_ENDED)
+
+    async def session_check(self, event=None):
+        """Whether the session is still valid (closing the socket when it is not)."""
+        self.checked_at = time.monotonic()
+        valid = await database_sync_to_async(sockets.session_is_valid)(
+            self.session_key, self.user.pk)
+        if not valid:
+            await self.session_ended()
+        return valid
+
+    async def session_lapsed(self):
+        """A cheap safety net before a broadcast render: re-check the session at most
+        every RECHECK_SECONDS (a session may expire, or a message be lost)."""
+        if time.monotonic() - self.checked_at < sockets.RECHECK_SECONDS:
+            return False
+        return not await self.session_check()
+
+
+class GameConsumer(GuardedConsumer):
+    sent_version = -1  # the newest game version this socket has been sent
+    says_goodbye = True
+
+    async def connect(self):
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        sort = (query.get("sort") or ["suit"])[0]
+        self.sort = sort if sort in SORTS else "suit"
+        self.group = broadcast.game_group(self.game_id)
+        if not await self.admit():
+            return
+        frames = await in_language(self.language, render_view)(
+            self.user, self.game_id, self.sort, enforce_clock=True
+        )
+        if frames is None:
+            await self.refuse()
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # The full current view on every (re)connect: nothing is missed while away.
+        self.sent_version = _version_of(frames)
+        await self.send(text_data=frames)
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await super().disconnect(code)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.ended:
+            return
+        data = self._read(text_data)
+        if data is None:
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(_("The request could not be read.")))
+            return
+        try:
+            outcome = await in_language(self.language, sockets.perform)(
+                self.session_key, self.user, self.game_id, data
+            )
+        except sockets.SessionEnded:
+            await self.session_ended()
+            return
+        except play.StaleVersion as refusal:
+            await self._send_view(flash=refusal.message)
+            return
+        except play.ActionRefused as refusal:
+            with translation.override(self.language):
+                await self.send(text_data=render_flash(refusal.message))
+            return
+        if not outcome.game_changed:
+            # A draft edit is private to the player: answer this page only.
+            await self._send_view()
+        # Otherwise everyone, this page too, gets the new view through game.updated, and
+        # its frames carry the (now empty) message area as well.
+
+    def _read(self, text_data):
+        if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+            return None
+        try:
+            data = json.loads(text_data)
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested deep
+            return None
+        if not isinstance(data, dict):
+            return None
+        data.pop("HEADERS", None)
+        return data
+
+    async def _send_view(self, flash=None, version=None):
+        frames = None
+        if version is not None and flash is None:
+            await load_once(self.game_id, version)
+            frames = render_remembered(self.user, self.game_id, self.sort, version,
+                                       self.language)
+        if frames is None:
+            frames = await in_language(self.language, render_view)(
+                self.user, self.game_id, self.sort, flash, version=version
+            )
+        if frames is None:
+            await self.close()
+            return
+        self.sent_version = max(self.sent_version, _version_of(frames))
+        await self.send(text_data=frames)
+
+    async def game_updated(self, event):
+        version = event.get("version", 0)
+        if self.ended or version <= self.sent_version:
+            # Already shown: under load the view rendered for an earlier message may
+            # have come from a newer game than that message named.
+            return
+        if await self.session_lapsed():
+            return
+        await self._send_view(version=version)
+
+
+def move_count_html(user):
+    count = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
+    return render_to_string("rummy/_move_count.html", {"move_count": count})
+
+
+class MeConsumer(GuardedConsumer):
+    async def connect(self):
+        if not await self.admit():
+            return
+        self.group = broadcast.user_group(self.user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.moves_changed({})
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await super().disconnect(code)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Nothing is sent on this socket by the page; ignore anything that arrives."""
+
+    async def moves_changed(self, event):
+        if self.ended:
+            return
+        html = await in_language(self.language, move_count_html)(self.user)
+        await self.send(text_data=html)

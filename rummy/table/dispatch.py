@@ -1,0 +1,91 @@
+"""One reading of a table page's form, shared by the HTTP view and the WebSocket consumer.
+
+Every control of the table page is a submit button ``name="action"`` of one form that
+also carries the ``version`` the page was rendered from. Over HTTP the form is POSTed;
+over the socket htmx's ``ws-send`` sends the same fields as JSON. Both arrive here, so
+the two paths cannot drift apart, and both end in the write path (``rummy.play``).
+
+Action values: ``draw knock pass`` (turn, R3/R6/R8), ``sit leave start`` (seating),
+``meld close reset new_meld to_hand play play_knock`` (the editor), ``select:<ref>``,
+``move:<meld>``, ``declare:<ref>:<card>``.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from rummy import engine, play
+from rummy.play import ActionRefused
+
+MAX_FIELD = 64  # no legitimate field is longer; anything else is refused unread
+
+
+@dataclass(frozen=True)
+class Outcome:
+    # True when the game itself changed (everyone's view re-renders via the broadcast);
+    # False for a draft edit (only the acting player's page changes).
+    game_changed: bool
+    game_deleted: bool = False
+    # The version the action produced (game-changing actions), so that the page can be
+    # rendered from a game at least that new.
+    version: int | None = None
+
+
+def _field(data, name, required=True):
+    value = data.get(name) if hasattr(data, "get") else None
+    if isinstance(value, list):  # QueryDict.getlist or a JSON list: take one value only
+        value = value[0] if len(value) == 1 else None
+    if value is None or value == "":
+        if required:
+            raise ActionRefused(_("The request is missing “%(name)s”.") % {"name": name},
+                                code="bad_request")
+        return None
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or len(str(value)) > MAX_FIELD:
+        raise ActionRefused(_("The request could not be read."), code="bad_request")
+    return str(value)
+
+
+def perform(game_id, user, data) -> Outcome:
+    """Run one action for ``user`` at game ``game_id``; raise ActionRefused if refused."""
+    action = _field(data, "action")
+    # The version is read here, once; everything below compares the int.
+    version = play.parse_version(_field(data, "version", required=False))
+    name, _sep, arg = action.partition(":")
+    if name in TURN_ACTIONS:
+        result = TURN_ACTIONS[name](game_id, user, version)
+        return Outcome(game_changed=True, version=result.version)
+    if name in SEATING:
+        result = SEATING[name](game_id, user, version)
+        deleted = not type(result.game).objects.filter(pk=result.game.pk).exists()
+        return Outcome(game_changed=True, game_deleted=deleted, version=result.version)
+    if name in ("play", "play_knock"):
+        result = play.play_draft(game_id, user, version, knock=name == "play_knock")
+        return Outcome(game_changed=True, version=result.version)
+    if name in DRAFT_ACTIONS:
+        DRAFT_ACTIONS[name](game_id, user, version)
+    elif name == "select":
+        play.select(game_id, user, version, arg)
+    elif name == "move":
+        play.move_selection(game_id, user, version, arg)
+    elif name == "declare":
+        ref, _sep, card = arg.partition(":")
+        play.declare_joker(game_id, user, version, ref, card)
+    else:
+        raise ActionRefused(_("Unknown action."), code="bad_action")
+    return Outcome(game_changed=False)
+
+
+# The page's controls (the value of its submit buttons) and what each one does.
+TURN_ACTIONS = {
+    engine.Action.DRAW: play.draw,
+    engine.Action.KNOCK: play.knock,
+    engine.Action.PASS: play.pass_turn,
+}
+SEATING = {"sit": play.take_seat, "leave": play.leave_seat, "start": play.start_game}
+DRAFT_ACTIONS = {
+    engine.Action.MELD: play.open_editor,
+    "close": play.close_editor,
+    "reset": play.reset,
+    "new_meld": play.new_meld,
+    "to_hand": play.to_hand,
+}

@@ -1,0 +1,96 @@
+"""The game page and its controls: thin. Access helpers answer 404 to strangers; the
+write path (``rummy.play``) decides. ``end_early`` is the turn clock's one control: a
+league admin ends a game in which a player is marked absent.
+
+An HTMX request gets the partial (fragments swapped by id, like the socket's frames);
+any other request the full page or a redirect, so that every control works without
+JavaScript. These endpoints serve a page whose socket is down and clients without JS;
+with the socket up the same form travels over it (``rummy.table.consumers``).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from rummy.clock import deadlines
+from rummy.table import dispatch
+from rummy import play
+from rummy.table.access import game_at_least, get_game_for_viewer, may_view
+from rummy.table.presenters import SORTS, table_context
+
+SORT_SESSION_KEY = "rummy_hand_sort"
+
+
+def _sort(request):
+    """The hand order: ?sort= wins and is remembered, so that the toggle works without JS
+    and later redirects keep it."""
+    sort = request.GET.get("sort")
+    if sort in SORTS:
+        request.session[SORT_SESSION_KEY] = sort
+        return sort
+    return request.session.get(SORT_SESSION_KEY, "suit")
+
+
+def _render_table(request, game, flash=None, status=200):
+    context = table_context(game, request.user, _sort(request), flash=flash)
+    template = "rummy/_game_frames.html" if request.htmx else "rummy/table.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+def table(request, game_id):
+    game = get_game_for_viewer(request.user, game_id)
+    if deadlines.enforce_deadline(game):
+        # The deadline had passed with no clock tick yet: the timeout was just played.
+        game = get_game_for_viewer(request.user, game_id)
+    return _render_table(request, game)
+
+
+@login_required
+@require_POST
+def act(request, game_id):
+    """Every control of the table page (see ``rummy.table.dispatch``)."""
+    # The hot path of a busy server: the game (seats and users) is read through the
+    # process's shared memory of recent versions (rummy.table.access.game_at_least), which
+    # the table's sockets use too, and so is whether the user may see its league (at
+    # most seconds old): this only chooses between 404 and going on, while the services
+    # check afresh what each action needs (a seat at the table, a membership to sit).
+    game = game_at_least(game_id, 0)
+    if game is None or not may_view(request.user, game.league):
+        raise Http404(_("No such game."))
+    try:
+        outcome = dispatch.perform(game.pk, request.user, request.POST)
+    except play.ActionRefused as refusal:
+        game = get_game_for_viewer(request.user, game_id)
+        return _render_table(request, game, flash=refusal.message, status=refusal.status)
+    if outcome.game_deleted:
+        messages.info(request, _("You left the table; it is closed."))
+        return redirect(game.league)
+    if not request.htmx:
+        return redirect(game)
+    # A draft edit has no new version (and reads the game afresh, with the draft).
+    game = game_at_least(game_id, outcome.version) if outcome.version is not None else None
+    if game is None:
+        game = get_game_for_viewer(request.user, game_id)
+    return _render_table(request, game)
+
+
+@login_required
+@require_POST
+def end_early(request, game_id):
+    game = get_game_for_viewer(request.user, game_id)
+    try:
+        # The button is not part of the live-updated form, so it may carry no version;
+        # the service re-checks that a player is still absent either way.
+        play.end_early(game.pk, request.user, request.POST.get("version") or game.version)
+    except play.NotAllowed as refusal:
+        raise PermissionDenied(refusal.message) from None
+    except play.ActionRefused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("The game was ended early and scored as it stood."))
+    return redirect(game)
