@@ -103,8 +103,12 @@ def create_rows(args, env):
 
     per_game = args.players // args.games
     users = [
-        User.objects.create_user(username=f"bench{i}", email=f"bench{i}@example.com",
-                                 password=None, display_name=f"Bench {i}")
+        User.objects.create_user(
+            username=f"bench{i}",
+            email=f"bench{i}@example.com",
+            password=None,
+            display_name=f"Bench {i}",
+        )
         for i in range(per_game * args.games)
     ]
     league = League.objects.create(name="Bench", slug="bench")
@@ -113,7 +117,7 @@ def create_rows(args, env):
     )
     games = []
     for g in range(args.games):
-        seated = users[g * per_game:(g + 1) * per_game]
+        seated = users[g * per_game : (g + 1) * per_game]
         game = play.open_table(league, seated[0], max_seats=per_game)
         for user in seated[1:]:
             play.take_seat(game.pk, user)  # a full table starts by itself
@@ -207,8 +211,10 @@ class Player:
 
     @property
     def headers(self):
-        return {"Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
-                "Origin": f"http://{HOST}:{self.server.port}"}
+        return {
+            "Cookie": f"sessionid={self.session}; csrftoken={self.csrf}",
+            "Origin": f"http://{HOST}:{self.server.port}",
+        }
 
     def on_frame(self, html, now):
         match = VERSION_RE.search(html)
@@ -260,15 +266,16 @@ class Player:
             self.ws_sent = (version, t0)
             try:
                 await self.socket.send(json.dumps({"action": action, "version": str(version)}))
-            except Exception:  # noqa: BLE001 - counted, the run goes on
+            except Exception:
                 self.stats.errors += 1
             return
         try:
             reply = await self.http.post(
-                url, data={"action": action, "version": str(version)},
+                url,
+                data={"action": action, "version": str(version)},
                 headers={**self.headers, "X-CSRFToken": self.csrf, "HX-Request": "true"},
             )
-        except Exception:  # noqa: BLE001 - counted, the run goes on
+        except Exception:
             self.stats.errors += 1
             return
         self.stats.post_times.append(time.monotonic() - t0)
@@ -284,8 +291,9 @@ class Player:
         from websockets.asyncio.client import connect
 
         url = f"ws://{HOST}:{self.server.port}{path}"
-        async with connect(url, additional_headers=self.headers, max_size=2**22,
-                           open_timeout=30) as socket:
+        async with connect(
+            url, additional_headers=self.headers, max_size=2**22, open_timeout=30
+        ) as socket:
             if path.startswith("/ws/games/"):
                 self.socket = socket
             ready.set()
@@ -295,7 +303,7 @@ class Player:
                     return
                 try:
                     html = await asyncio.wait_for(socket.recv(), timeout)
-                except (asyncio.TimeoutError, Exception):
+                except (TimeoutError, Exception):
                     return
                 self.stats.frames += 1
                 self.stats.frame_bytes += len(html)
@@ -360,7 +368,6 @@ async def run_load(games, servers, args):
     return stats, elapsed, connect_seconds, healthz
 
 
-
 async def baseline(http, servers, seconds, concurrency):
     """Requests per second of the trivial /healthz view on the same servers, and the
     server CPU seconds per request (which, unlike the rate, does not depend on how
@@ -400,7 +407,7 @@ def percentile(values, p):
     if not values:
         return float("nan")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
@@ -427,7 +434,7 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
         f"baseline /healthz: {healthz:.0f} requests/s; actions/s ÷ healthz/s = "
         f"{rate / healthz if healthz else float('nan'):.3f}; server CPU per request "
         f"{1000 * healthz_cpu:.1f} ms, so one action costs "
-        f"{stats.server_cpu / max(stats.actions, 1) / healthz_cpu if healthz_cpu else float('nan'):.1f}"
+        f"{stats.server_cpu / max(stats.actions, 1) / healthz_cpu if healthz_cpu else float('nan'):.1f}"  # noqa: E501
         f" trivial requests",
     ]
     if ms:
@@ -442,22 +449,36 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--duration", type=float, default=30)
-    parser.add_argument("--workers", type=int, default=None,
-                        help="daphne processes (default: 1 for default, 2 for pg)")
-    parser.add_argument("--rate", type=float, default=120,
-                        help="actions per second offered in all (open loop); 0: every "
-                             "player acts the moment it is their move (saturation)")
-    parser.add_argument("--via", choices=["post", "socket"], default="post",
-                        help="how players send their actions: HTTP POST (the page's "
-                             "fallback, the default) or the game's WebSocket (what the page "
-                             "does while its socket is up)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="daphne processes (default: 1 for default, 2 for pg)",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=120,
+        help="actions per second offered in all (open loop); 0: every "
+        "player acts the moment it is their move (saturation)",
+    )
+    parser.add_argument(
+        "--via",
+        choices=["post", "socket"],
+        default="post",
+        help="how players send their actions: HTTP POST (the page's "
+        "fallback, the default) or the game's WebSocket (what the page "
+        "does while its socket is up)",
+    )
     parser.add_argument("--baseline-seconds", type=float, default=5)
     parser.add_argument("--no-me", action="store_true", help="skip the /ws/me/ sockets")
-    parser.add_argument("--pg-url", default=os.environ.get("BENCH_PG_URL",
-                                                           "postgres://postgres@127.0.0.1:5432"))
+    parser.add_argument(
+        "--pg-url", default=os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+    )
     parser.add_argument("--pg-db", default="carousel_bench")
-    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL",
-                                                              "redis://127.0.0.1:6379/0"))
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+    )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args(argv)
     args.players = max(2, min(args.players, MAX_PLAYERS))
@@ -478,8 +499,11 @@ def main(argv=None):
         report(args, stats, elapsed, connect_seconds, healthz, workers)
         for server in servers:
             if server.process.poll() is not None or stats.server_errors:
-                errors = [line for line in server.log_tail(200_000).splitlines()
-                          if "Error" in line or "Exception" in line]
+                errors = [
+                    line
+                    for line in server.log_tail(200_000).splitlines()
+                    if "Error" in line or "Exception" in line
+                ]
                 print(f"daphne {server.port}: {len(errors)} error lines, last ones:")
                 print("\n".join(errors[-8:]))
         return 0 if stats.server_errors == 0 else 1

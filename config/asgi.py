@@ -14,12 +14,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.auth import AuthMiddlewareStack
+from channels.routing import ProtocolTypeRouter, URLRouter
 
-from config.asgi_guards import PrivateResponses, RejectNul  # noqa: E402
-from config.origins import SiteOriginValidator  # noqa: E402
-from rummy.routing import websocket_urlpatterns  # noqa: E402
+from config.asgi_guards import PrivateResponses, RejectNul
+from config.origins import SiteOriginValidator
+from rummy.routing import websocket_urlpatterns
 
 websocket_app = SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
 

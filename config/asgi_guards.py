@@ -56,16 +56,22 @@ class RejectNul:
             await send({"type": "websocket.close"})  # refused handshake (403)
             return
         body = _("The request could not be read.").encode()
-        await send({"type": "http.response.start", "status": 400, "headers": [
-            (b"content-type", b"text/plain; charset=utf-8"),
-            (b"content-length", str(len(body)).encode()),
-            (b"cache-control", NO_STORE)]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", NO_STORE),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 
 def _varies_on_cookie(headers):
-    return any(name.lower() == b"vary" and b"cookie" in value.lower()
-               for name, value in headers)
+    return any(name.lower() == b"vary" and b"cookie" in value.lower() for name, value in headers)
 
 
 class PrivateResponses:
@@ -74,7 +80,8 @@ class PrivateResponses:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope.get("path", "").startswith(
-                "/" + settings.STATIC_URL.lstrip("/")):
+            "/" + settings.STATIC_URL.lstrip("/")
+        ):
             return await self.application(scope, receive, send)
         with_session = settings.SESSION_COOKIE_NAME in _cookies(scope)
 
@@ -82,7 +89,8 @@ class PrivateResponses:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers") or [])
                 if not any(name.lower() == b"cache-control" for name, _v in headers) and (
-                        with_session or _varies_on_cookie(headers)):
+                    with_session or _varies_on_cookie(headers)
+                ):
                     headers.append((b"cache-control", NO_STORE))
                     message = dict(message, headers=headers)
             await send(message)

@@ -7,7 +7,6 @@ DEBUG is then off unless asked for.
 """
 
 import os
-from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -159,8 +158,13 @@ if REDIS_URL:
                 # failed with TimeoutError and closed every quiet socket (1011) every
                 # 5 s. A read timeout well above the blocking time keeps idle sockets
                 # open and still notices a dead Redis connection.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_SOCKET_TIMEOUT,
-                           "socket_keepalive": True}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": CHANNEL_SOCKET_TIMEOUT,
+                        "socket_keepalive": True,
+                    }
+                ],
                 # A group membership must outlive the longest WebSocket, or a player
                 # whose socket is still open silently stops getting updates. daphne
                 # ends every socket after --websocket_timeout 43200 (12 h, README) and

@@ -10,8 +10,11 @@ urlpatterns = [
     # Ours, with the log-in throttle and the rate limits; listed before Django's own.
     path("login/", auth.LoginView.as_view(), name="login"),
     path("password_reset/", auth.PasswordResetView.as_view(), name="password_reset"),
-    path("reset/<uidb64>/<token>/", auth.PasswordResetConfirmView.as_view(),
-         name="password_reset_confirm"),
+    path(
+        "reset/<uidb64>/<token>/",
+        auth.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
     # logout, password_change(_done), password_reset_done, password_reset_complete
     path("", include("django.contrib.auth.urls")),
 ]

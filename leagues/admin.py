@@ -9,12 +9,27 @@ from leagues.services import LeagueError
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    list_display = ["username", "display_name", "email", "email_verified", "is_staff", "date_joined"]
+    list_display = [
+        "username",
+        "display_name",
+        "email",
+        "email_verified",
+        "is_staff",
+        "date_joined",
+    ]
     list_filter = ["is_staff", "is_superuser", "is_active", "email_verified"]
     search_fields = ["username", "display_name", "email"]
-    fieldsets = BaseUserAdmin.fieldsets + ((_("Carousel"), {"fields": ["display_name", "email_verified"]}),)
+    fieldsets = BaseUserAdmin.fieldsets + (
+        (_("Carousel"), {"fields": ["display_name", "email_verified"]}),
+    )
     add_fieldsets = (
-        (None, {"classes": ["wide"], "fields": ["username", "display_name", "email", "password1", "password2"]}),
+        (
+            None,
+            {
+                "classes": ["wide"],
+                "fields": ["username", "display_name", "email", "password1", "password2"],
+            },
+        ),
     )
 
 
@@ -47,7 +62,16 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["league", "short_token", "created_by", "created_at", "expires_at", "uses", "max_uses", "revoked_at"]
+    list_display = [
+        "league",
+        "short_token",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "uses",
+        "max_uses",
+        "revoked_at",
+    ]
     list_filter = ["league", ("revoked_at", admin.EmptyFieldListFilter)]
     search_fields = ["league__name", "token"]
     readonly_fields = ["token", "uses"]
@@ -60,7 +84,16 @@ class InviteAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "league", "status", "starts_on", "ends_on", "target_score", "knock_limit", "turn_seconds"]
+    list_display = [
+        "name",
+        "league",
+        "status",
+        "starts_on",
+        "ends_on",
+        "target_score",
+        "knock_limit",
+        "turn_seconds",
+    ]
     list_filter = ["status", "league"]
     search_fields = ["name", "league__name"]
     date_hierarchy = "starts_on"
@@ -79,4 +112,6 @@ class SeasonAdmin(admin.ModelAdmin):
             else:
                 closed += 1
         if closed:
-            self.message_user(request, _("%(n)d season(s) closed.") % {"n": closed}, messages.SUCCESS)
+            self.message_user(
+                request, _("%(n)d season(s) closed.") % {"n": closed}, messages.SUCCESS
+            )

@@ -12,5 +12,6 @@ class LeaguesConfig(AppConfig):
         from leagues import standings
         from rummy.public import game_finished
 
-        game_finished.connect(standings.on_game_finished,
-                              dispatch_uid="leagues.standings.on_game_finished")
+        game_finished.connect(
+            standings.on_game_finished, dispatch_uid="leagues.standings.on_game_finished"
+        )

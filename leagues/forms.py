@@ -8,8 +8,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import DEFAULT_RULES
-from leagues.models import League, Membership, Season, User
+from leagues.models import DEFAULT_RULES, League, Membership, Season, User
 from leagues.validators import (
     no_control_characters,
     no_control_characters_but_newlines,

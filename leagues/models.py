@@ -156,8 +156,7 @@ class Season(models.Model):
     ends_on = models.DateField(_("end date"))
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     target_score = models.PositiveIntegerField(_("target score"), default=DEFAULT_RULES.target)
-    knock_limit = models.PositiveIntegerField(_("knock limit"),
-                                              default=DEFAULT_RULES.knock_limit)
+    knock_limit = models.PositiveIntegerField(_("knock limit"), default=DEFAULT_RULES.knock_limit)
     turn_seconds = models.PositiveIntegerField(
         _("time for a turn"), choices=TURN_LIMIT_CHOICES, default=DEFAULT_TURN_SECONDS
     )
@@ -206,12 +205,9 @@ class Season(models.Model):
         """Other seasons of the same league whose dates share at least one day."""
         if not (self.league_id and self.starts_on and self.ends_on):
             return Season.objects.none()
-        return (
-            Season.objects.filter(
-                league_id=self.league_id, starts_on__lte=self.ends_on, ends_on__gte=self.starts_on
-            )
-            .exclude(pk=self.pk)
-        )
+        return Season.objects.filter(
+            league_id=self.league_id, starts_on__lte=self.ends_on, ends_on__gte=self.starts_on
+        ).exclude(pk=self.pk)
 
     def clean(self):
         # Checked here as well as in the database so that forms (ours and the Django

@@ -54,9 +54,7 @@ def sign_up(form):
     except IntegrityError:
         # Two sign-ups raced past the form's checks; the unique constraints decided.
         if User.objects.filter(username__iexact=form.cleaned_data["username"]).exists():
-            raise UsernameTaken(
-                User._meta.get_field("username").error_messages["unique"]
-            ) from None
+            raise UsernameTaken(User._meta.get_field("username").error_messages["unique"]) from None
         owner = _account_with_email(email)
         if owner is None:
             raise
@@ -91,7 +89,9 @@ def create_league(user, *, name, description="", visibility=League.Visibility.IN
             # the same suffix at once, and then the next attempt draws another.
             with transaction.atomic():
                 league = League.objects.create(
-                    name=name, slug=_new_slug(name), description=description,
+                    name=name,
+                    slug=_new_slug(name),
+                    description=description,
                     visibility=visibility,
                 )
         except IntegrityError:
@@ -196,17 +196,18 @@ def set_role(by_membership, target, role):
         raise LeagueError(_("Unknown role."))
     league = lock_league(target.league_id)
     # Read both again under the lock: the other owner may have just changed them.
-    by_role = (
-        Membership.objects.filter(pk=by_membership.pk).values_list("role", flat=True).first()
-    )
+    by_role = Membership.objects.filter(pk=by_membership.pk).values_list("role", flat=True).first()
     if by_role != Membership.Role.OWNER:
         raise LeagueError(_("Only an owner can change roles."))
     target_role = Membership.objects.filter(pk=target.pk).values_list("role", flat=True).first()
     if target_role is None:
         raise LeagueError(_("That person is no longer a member."))
-    if target_role == Membership.Role.OWNER and role != Membership.Role.OWNER:
-        if _owner_count(league) == 1:
-            raise LeagueError(_("You are the only owner: make someone else an owner first."))
+    if (
+        target_role == Membership.Role.OWNER
+        and role != Membership.Role.OWNER
+        and _owner_count(league) == 1
+    ):
+        raise LeagueError(_("You are the only owner: make someone else an owner first."))
     Membership.objects.filter(pk=target.pk).update(role=role)
 
 

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 DEVICE_COOKIE = "carousel_device"
@@ -99,7 +98,7 @@ def remember_device(request, response, user):
     """Mark this browser as one ``user`` logged in on (after a log-in or a reset)."""
     device_id, users = _read_device(request)
     device_id = device_id or secrets.token_urlsafe(16)
-    users = [u for u in users if u != user.pk][-(DEVICE_MAX_ACCOUNTS - 1):] + [user.pk]
+    users = [u for u in users if u != user.pk][-(DEVICE_MAX_ACCOUNTS - 1) :] + [user.pk]
     response.set_cookie(
         DEVICE_COOKIE,
         signing.dumps({"d": device_id, "u": users}, salt=DEVICE_SALT),
@@ -154,40 +153,49 @@ def check(request, username):
         left = _paused_for(device_key(device_id, username))
         if left:
             minutes = _minutes(left)
-            return Pause(ngettext(
-                "Too many wrong passwords on this device. Try again in %(minutes)d "
-                "minute, or reset your password by email.",
-                "Too many wrong passwords on this device. Try again in %(minutes)d "
-                "minutes, or reset your password by email.",
-                minutes,
-            ) % {"minutes": minutes})
+            return Pause(
+                ngettext(
+                    "Too many wrong passwords on this device. Try again in %(minutes)d "
+                    "minute, or reset your password by email.",
+                    "Too many wrong passwords on this device. Try again in %(minutes)d "
+                    "minutes, or reset your password by email.",
+                    minutes,
+                )
+                % {"minutes": minutes}
+            )
         return None
     left = _paused_for(account_key(username))
     if left:
         minutes = _minutes(left)
-        return Pause(ngettext(
-            "Too many wrong passwords were tried for this account. For its safety, "
-            "log-ins from new devices are paused for %(minutes)d minute. On a device "
-            "you have logged in on before you can log in as usual, and resetting your "
-            "password by email lifts the pause.",
-            "Too many wrong passwords were tried for this account. For its safety, "
-            "log-ins from new devices are paused for %(minutes)d minutes. On a device "
-            "you have logged in on before you can log in as usual, and resetting your "
-            "password by email lifts the pause.",
-            minutes,
-        ) % {"minutes": minutes})
+        return Pause(
+            ngettext(
+                "Too many wrong passwords were tried for this account. For its safety, "
+                "log-ins from new devices are paused for %(minutes)d minute. On a device "
+                "you have logged in on before you can log in as usual, and resetting your "
+                "password by email lifts the pause.",
+                "Too many wrong passwords were tried for this account. For its safety, "
+                "log-ins from new devices are paused for %(minutes)d minutes. On a device "
+                "you have logged in on before you can log in as usual, and resetting your "
+                "password by email lifts the pause.",
+                minutes,
+            )
+            % {"minutes": minutes}
+        )
     left = _paused_for(address_key(request.META.get("REMOTE_ADDR", "")))
     if left:
         minutes = _minutes(left)
-        return Pause(ngettext(
-            "Too many wrong passwords came from your network. Log-ins from new devices "
-            "on it are paused for %(minutes)d minute. On a device you have logged in on "
-            "before you can log in as usual.",
-            "Too many wrong passwords came from your network. Log-ins from new devices "
-            "on it are paused for %(minutes)d minutes. On a device you have logged in "
-            "on before you can log in as usual.",
-            minutes,
-        ) % {"minutes": minutes})
+        return Pause(
+            ngettext(
+                "Too many wrong passwords came from your network. Log-ins from new devices "
+                "on it are paused for %(minutes)d minute. On a device you have logged in on "
+                "before you can log in as usual.",
+                "Too many wrong passwords came from your network. Log-ins from new devices "
+                "on it are paused for %(minutes)d minutes. On a device you have logged in "
+                "on before you can log in as usual.",
+                minutes,
+            )
+            % {"minutes": minutes}
+        )
     return None
 
 
@@ -207,8 +215,9 @@ def succeeded(request, user):
     cache.delete(account_key(user.username))
     device_id, _users = _read_device(request)
     if device_id is not None:
-        cache.delete_many([device_key(device_id, user.username),
-                           device_key(device_id, user.username) + ":paused"])
+        cache.delete_many(
+            [device_key(device_id, user.username), device_key(device_id, user.username) + ":paused"]
+        )
 
 
 def lift_account_pause(user):

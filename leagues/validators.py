@@ -13,17 +13,12 @@ from django.utils.translation import gettext_lazy as _
 # C0 and C1 control characters (Unicode category Cc: U+0000–U+001F, U+007F–U+009F) and
 # the Unicode line and paragraph separators, which mail programs and some browsers treat
 # as line breaks.
-_CONTROL = frozenset(
-    [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]
-)
+_CONTROL = frozenset([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029])
 _NEWLINE = ord("\n")
 
-MESSAGE = _(
-    "Please remove the control characters (such as line breaks or tabs) from this text."
-)
+MESSAGE = _("Please remove the control characters (such as line breaks or tabs) from this text.")
 MULTILINE_MESSAGE = _(
-    "Please remove the control characters (such as tabs) from this text; line breaks "
-    "are fine."
+    "Please remove the control characters (such as tabs) from this text; line breaks are fine."
 )
 
 

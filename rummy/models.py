@@ -161,7 +161,14 @@ class Round(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
-    reason = models.CharField(max_length=20)
+    # How the round ended: the engine's RoundEnd values (R6, R8).
+    REASONS = [
+        (engine.RoundEnd.KNOCK.value, _("Knock")),
+        (engine.RoundEnd.GOING_OUT.value, _("Going out")),
+        (engine.RoundEnd.STOCK_OUT.value, _("The stock ran out")),
+        (engine.RoundEnd.ENDED_EARLY.value, _("Ended early")),
+    ]
+    reason = models.CharField(max_length=20, choices=REASONS)
     knocker = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.JSONField()
     winners = models.JSONField()
@@ -173,6 +180,9 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="unique_round_number")
         ]
+
+    def __str__(self):
+        return f"{self.game_id} round {self.number} ({self.reason})"
 
 
 class Draft(models.Model):
@@ -189,6 +199,9 @@ class Draft(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_draft_per_seat")]
+
+    def __str__(self):
+        return f"draft of seat {self.seat} in game {self.game_id}"
 
 
 class NotificationPrefs(models.Model):

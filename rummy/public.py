@@ -10,9 +10,17 @@ from rummy.play.demo import create_demo_games
 from rummy.signals import game_finished
 
 __all__ = [
-    "ActionRefused", "void_game", "create_demo_games", "game_finished",
-    "send_signup_attempt_email", "send_verification_email",
-    "season_results", "running_games", "finished_games", "league_games", "player_record",
+    "ActionRefused",
+    "create_demo_games",
+    "finished_games",
+    "game_finished",
+    "league_games",
+    "player_record",
+    "running_games",
+    "season_results",
+    "send_signup_attempt_email",
+    "send_verification_email",
+    "void_game",
 ]
 
 
@@ -46,9 +54,9 @@ def league_games(league, recent=10):
     return {
         "open_tables": games.filter(status=Game.Status.OPEN),
         "games_in_progress": games.filter(status=Game.Status.ACTIVE),
-        "recent_results": games.filter(status=Game.Status.FINISHED).order_by(
-            "-finished_at"
-        )[:recent],
+        "recent_results": games.filter(status=Game.Status.FINISHED).order_by("-finished_at")[
+            :recent
+        ],
     }
 
 

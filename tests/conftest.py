@@ -17,14 +17,11 @@ def _fresh_socket_caches(request):
     if not request.config.pluginmanager.hasplugin("django"):
         yield
         return
-    from rummy.table import access
-    from rummy.table import presenters
+    from rummy.table import memory
 
-    for cache in (access._recent_games, access._view_checks, presenters._fragments):
-        cache.clear()
+    memory.clear_all()
     yield
-    for cache in (access._recent_games, access._view_checks, presenters._fragments):
-        cache.clear()
+    memory.clear_all()
 
 
 @pytest.fixture(autouse=True)

@@ -4,8 +4,7 @@ import itertools
 import random
 
 from leagues.models import League, Membership, Season
-from rummy import engine
-from rummy import play
+from rummy import engine, play
 from rummy.models import Game
 
 _counter = itertools.count(1)

@@ -29,9 +29,10 @@ CHANGE = {"en": "Change language", "lv": "Mainīt valodu", "et": "Vaheta keelt"}
 
 # --- a minimal .po reader (no polib: it is not a dependency) ---------------------------
 
+
 def _unquote(text):
     escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
-    return re.sub(r'\\(.)', lambda m: escapes[m.group(1)], text.strip()[1:-1])
+    return re.sub(r"\\(.)", lambda m: escapes[m.group(1)], text.strip()[1:-1])
 
 
 def read_po(path):
@@ -52,8 +53,14 @@ def read_po(path):
             entry, key = None, None
             continue
         if entry is None:
-            entry = {"flags": set(), "msgctxt": None, "msgid": None, "msgid_plural": None,
-                     "msgstr": {}, "obsolete": False}
+            entry = {
+                "flags": set(),
+                "msgctxt": None,
+                "msgid": None,
+                "msgid_plural": None,
+                "msgstr": {},
+                "obsolete": False,
+            }
         entry["obsolete"] |= obsolete
         if line.startswith("#,"):
             entry["flags"].update(f.strip() for f in line[2:].split(","))
@@ -109,6 +116,7 @@ def _label(entry):
 
 
 # --- the catalogs -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_catalog_header(lang):
@@ -176,20 +184,27 @@ def test_compiled_catalog_matches_po(lang):
             continue  # untranslated: test_every_msgid_translated_and_none_fuzzy says so
         if entry["msgid_plural"] is not None:
             for n in (1, 2, 5, 11, 21):
-                got = compiled.npgettext(entry["msgctxt"], entry["msgid"], entry["msgid_plural"], n) \
-                    if entry["msgctxt"] else compiled.ngettext(entry["msgid"], entry["msgid_plural"], n)
+                got = (
+                    compiled.npgettext(entry["msgctxt"], entry["msgid"], entry["msgid_plural"], n)
+                    if entry["msgctxt"]
+                    else compiled.ngettext(entry["msgid"], entry["msgid_plural"], n)
+                )
                 if got not in entry["msgstr"]:
                     stale.append(_label(entry))
                     break
         else:
-            got = compiled.pgettext(entry["msgctxt"], entry["msgid"]) if entry["msgctxt"] \
+            got = (
+                compiled.pgettext(entry["msgctxt"], entry["msgid"])
+                if entry["msgctxt"]
                 else compiled.gettext(entry["msgid"])
+            )
             if got != entry["msgstr"][0]:
                 stale.append(_label(entry))
     assert not stale, "stale .mo (run: make compilemessages):\n" + "\n".join(stale)
 
 
 # --- pages ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_login_page_follows_language_cookie(client, db, lang):
@@ -236,7 +251,10 @@ def test_switcher_lists_languages_by_their_own_names(client, db):
     assert f'name="next" value="{reverse("login")}"' in footer
     options = re.findall(r'<option value="(\w+)"[^>]*?( selected)?>([^<]+)</option>', footer)
     assert [(code, name) for code, _sel, name in options] == [
-        ("en", "English"), ("lv", "Latviešu"), ("et", "Eesti")]
+        ("en", "English"),
+        ("lv", "Latviešu"),
+        ("et", "Eesti"),
+    ]
     assert [code for code, sel, _name in options if sel] == ["et"]
     # Strict CSP: no inline style or script in the switcher.
     assert "style=" not in footer and "<script" not in footer
@@ -259,7 +277,9 @@ def test_set_language_switches(client, db):
 
 def test_set_language_refuses_unknown_language_and_foreign_next(client, db):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "lv"
-    response = client.post(reverse("set_language"), {"language": "xx", "next": "https://evil.example/"})
+    response = client.post(
+        reverse("set_language"), {"language": "xx", "next": "https://evil.example/"}
+    )
     assert response.status_code == 302
     assert not response["Location"].startswith("https://evil.example")
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "lv"

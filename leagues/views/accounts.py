@@ -31,8 +31,10 @@ def signup(request):
                 send_signup_attempt_email(user, request)
             messages.success(
                 request,
-                _("Thank you for signing up! We sent an email to %(email)s: open the "
-                  "link in it to confirm your address, then log in here.")
+                _(
+                    "Thank you for signing up! We sent an email to %(email)s: open the "
+                    "link in it to confirm your address, then log in here."
+                )
                 % {"email": form.cleaned_data["email"]},
             )
             return redirect("login")

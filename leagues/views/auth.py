@@ -44,8 +44,9 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         # 429 for a pause, so that scripts (and the tests) can tell it from a typo.
-        return self.render_to_response(self.get_context_data(form=form),
-                                       status=429 if form.paused else 200)
+        return self.render_to_response(
+            self.get_context_data(form=form), status=429 if form.paused else 200
+        )
 
 
 @method_decorator(

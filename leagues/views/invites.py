@@ -28,8 +28,11 @@ def invites(request, slug):
             return redirect("leagues:invites", league.slug)
         messages.error(request, _("Please correct the errors below."))
     invite_rows = [
-        {"invite": invite, "problem": invite.problem(),
-         "url": request.build_absolute_uri(invite.get_absolute_url())}
+        {
+            "invite": invite,
+            "problem": invite.problem(),
+            "url": request.build_absolute_uri(invite.get_absolute_url()),
+        }
         for invite in league.invites.select_related("created_by")
     ]
     return render(

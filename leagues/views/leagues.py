@@ -11,6 +11,7 @@ from leagues.models import League
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
 from rummy.public import league_games
 
+
 @login_required
 def league_list(request):
     mine = League.objects.filter(memberships__user=request.user)

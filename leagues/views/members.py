@@ -38,9 +38,7 @@ def remove_member(request, slug, pk):
     except services.LeagueError as error:
         messages.error(request, str(error))
     else:
-        messages.success(
-            request, _("%(name)s is no longer a member.") % {"name": target.user.name}
-        )
+        messages.success(request, _("%(name)s is no longer a member.") % {"name": target.user.name})
     return redirect("leagues:members", league.slug)
 
 

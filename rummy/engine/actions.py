@@ -8,8 +8,9 @@ bad_action, not_your_turn, then the per-action list. A rejected action raises
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .cards import BY_PCODE, JOKER_PCODE, Card, format_cards, hand_points, parse_cards
 from .errors import RuleError
@@ -23,6 +24,7 @@ MAX_DRAWS = 3  # R3.4
 
 
 # -- reading an action ------------------------------------------------------------------
+
 
 def _read_meld(meld: Any) -> list[Card]:
     if isinstance(meld, str):
@@ -40,13 +42,17 @@ def _read_meld(meld: Any) -> list[Card]:
     raise RuleError("bad_action", "Each meld must be a list of cards.")
 
 
-def _read_action(state: GameState, seat: Any, action: Any) -> tuple[str, list[list[Card]] | None, bool]:
+def _read_action(
+    state: GameState, seat: Any, action: Any
+) -> tuple[str, list[list[Card]] | None, bool]:
     """Step 2 of the check order: everything that makes an action unreadable."""
     if not isinstance(action, Mapping):
         raise RuleError("bad_action", "An action must be a mapping with a 'do' key.")
     do = action.get("do")
     if not isinstance(do, str) or do not in ACTIONS:
-        raise RuleError("bad_action", f"Unknown action {do!r}; expected one of {', '.join(ACTIONS)}.")
+        raise RuleError(
+            "bad_action", f"Unknown action {do!r}; expected one of {', '.join(ACTIONS)}."
+        )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.n_players:
         raise RuleError("bad_action", f"There is no seat {seat!r} at this table.")
     table = None
@@ -65,6 +71,7 @@ def _read_action(state: GameState, seat: Any, action: Any) -> tuple[str, list[li
 
 
 # -- the actions ------------------------------------------------------------------------
+
 
 def apply_action(state: GameState, seat: int, action: Mapping[str, Any]) -> GameState:
     """Apply one player's action and return the new state (the input is not changed).
@@ -123,8 +130,10 @@ def _meld(state: GameState, seat: int, new_table: list[list[Card]], knock: bool)
     new_count = Counter([c.pcode for m in new_table for c in m])
     missing = old_count - new_count
     if missing:  # R5.2 (b)
-        raise RuleError("table_card_missing",
-                        f"Every card on the table must stay there; missing: {_cards_named(missing)}.")
+        raise RuleError(
+            "table_card_missing",
+            f"Every card on the table must stay there; missing: {_cards_named(missing)}.",
+        )
     added = new_count - old_count
     hand = state.hands[seat]
     lacking = added - Counter([c.pcode for c in hand])
@@ -135,8 +144,9 @@ def _meld(state: GameState, seat: int, new_table: list[list[Card]], knock: bool)
     for m in new_table:  # Decision under R4.4
         for c in m:
             if c.ecode < 0:
-                raise RuleError("joker_undeclared",
-                                f"Say which card the joker in {format_cards(m)} stands for.")
+                raise RuleError(
+                    "joker_undeclared", f"Say which card the joker in {format_cards(m)} stands for."
+                )
     for m in new_table:  # R5.2 (c)
         if meld_kind(m) is None:
             problem = meld_problem(m)
@@ -166,8 +176,11 @@ def _meld(state: GameState, seat: int, new_table: list[list[Card]], knock: bool)
     return _end_turn(new)  # R3.2: melding ends the turn
 
 
-def _check_jokers_kept(old_table: Sequence[Sequence[Card]], new_table: Sequence[Sequence[Card]],
-                       new_count: Mapping[int, int]) -> None:
+def _check_jokers_kept(
+    old_table: Sequence[Sequence[Card]],
+    new_table: Sequence[Sequence[Card]],
+    new_count: Mapping[int, int],
+) -> None:
     """R5.2 (d): a table joker keeps its declared card X unless a real X is on the table.
 
     Jokers are interchangeable: for each X, at least (old jokers declaring X) minus
@@ -184,17 +197,21 @@ def _check_jokers_kept(old_table: Sequence[Sequence[Card]], new_table: Sequence[
         need = k - new_count.get(x, 0)
         if need > 0 and new_decl.get(x, 0) < need:
             card = BY_PCODE[x].pretty
-            raise RuleError("joker_locked",
-                            f"The joker standing for {card} must keep standing for {card} "
-                            f"until a real {card} takes its place.")
+            raise RuleError(
+                "joker_locked",
+                f"The joker standing for {card} must keep standing for {card} "
+                f"until a real {card} takes its place.",
+            )
 
 
 def _check_knock_limit(state: GameState, hand: Sequence[Card]) -> None:
     limit = state.settings.knock_limit
     pts = hand_points(hand)
     if pts > limit:
-        raise RuleError("knock_limit",
-                        f"Your hand counts {pts} points; you may knock only with {limit} or fewer.")
+        raise RuleError(
+            "knock_limit",
+            f"Your hand counts {pts} points; you may knock only with {limit} or fewer.",
+        )
 
 
 def _knock(state: GameState, seat: int) -> GameState:
@@ -230,10 +247,12 @@ def _end_turn(state: GameState) -> GameState:
     return new
 
 
-def _end_round(state: GameState, knocker: int | None, went_out: int | None, reason: RoundEnd) -> GameState:
+def _end_round(
+    state: GameState, knocker: int | None, went_out: int | None, reason: RoundEnd
+) -> GameState:
     """R7 scoring, then R9.1: the game ends once anyone reaches the target."""
     points, winners = score_round(state.hands, knocker, went_out)
-    scores = [a + b for a, b in zip(state.scores, points)]
+    scores = [a + b for a, b in zip(state.scores, points, strict=False)]
     rounds_won = list(state.rounds_won)
     for w in winners:
         rounds_won[w] += 1  # R7.6
@@ -248,12 +267,20 @@ def _end_round(state: GameState, knocker: int | None, went_out: int | None, reas
         "went_out": went_out,
         "reason": reason,
     }
-    return replace(state, round_over=True, scores=scores, rounds_won=rounds_won,
-                   last_round=last_round, game_over=over, final_scores=final_scores,
-                   game_winners=game_winners)
+    return replace(
+        state,
+        round_over=True,
+        scores=scores,
+        rounds_won=rounds_won,
+        last_round=last_round,
+        game_over=over,
+        final_scores=final_scores,
+        game_winners=game_winners,
+    )
 
 
 # -- helpers for the interface and the clock ----------------------------------------------
+
 
 def legal_actions(state: GameState, seat: int | None) -> list[str]:
     """What ``seat`` may do now, in the order draw, meld, knock, pass ([] if not their turn).
@@ -313,8 +340,9 @@ def end_early(state: GameState) -> GameState:
     """
     if state.game_over:
         raise RuleError("game_over")
-    _, final_scores, game_winners = final_result(state.scores, state.rounds_won,
-                                                 state.settings.target, force=True)
+    _, final_scores, game_winners = final_result(
+        state.scores, state.rounds_won, state.settings.target, force=True
+    )
     n = state.n_players
     last_round = {
         "round_no": state.round_no,
@@ -326,5 +354,11 @@ def end_early(state: GameState) -> GameState:
         "went_out": None,
         "reason": RoundEnd.ENDED_EARLY,
     }
-    return replace(state, round_over=True, last_round=last_round, game_over=True,
-                   final_scores=final_scores, game_winners=game_winners)
+    return replace(
+        state,
+        round_over=True,
+        last_round=last_round,
+        game_over=True,
+        final_scores=final_scores,
+        game_winners=game_winners,
+    )

@@ -86,8 +86,12 @@ def bench_validation(repeats: int = 5000) -> tuple[float, float, int, int]:
         t = clock()
         apply_action(state, 0, as_text)
         times_text.append(clock() - t)
-    return (statistics.median(times) * 1e6, statistics.median(times_text) * 1e6,
-            len(state.table), len(state.hands[0]))
+    return (
+        statistics.median(times) * 1e6,
+        statistics.median(times_text) * 1e6,
+        len(state.table),
+        len(state.hands[0]),
+    )
 
 
 def bench_rounds(rounds: int = 1000, players: int = 4, seed: int = 2024) -> tuple[float, int]:
@@ -105,13 +109,17 @@ def bench_rounds(rounds: int = 1000, players: int = 4, seed: int = 2024) -> tupl
 def main() -> int:
     med, med_text, n_melds, n_hand = bench_validation()
     ok1 = med < VALIDATION_TARGET_US and med_text < VALIDATION_TARGET_US
-    print(f"meld validation ({n_melds} melds on the table, hand of {n_hand}): "
-          f"median {med:.1f} µs with Card lists, {med_text:.1f} µs with notation strings "
-          f"(target < {VALIDATION_TARGET_US:.0f} µs) {'OK' if ok1 else 'TOO SLOW'}")
+    print(
+        f"meld validation ({n_melds} melds on the table, hand of {n_hand}): "
+        f"median {med:.1f} µs with Card lists, {med_text:.1f} µs with notation strings "
+        f"(target < {VALIDATION_TARGET_US:.0f} µs) {'OK' if ok1 else 'TOO SLOW'}"
+    )
     secs, actions = bench_rounds()
     ok2 = secs < ROUNDS_TARGET_S
-    print(f"1,000 random rounds, 4 players, simple bot: {secs:.2f} s ({actions} actions) "
-          f"(target < {ROUNDS_TARGET_S:.0f} s) {'OK' if ok2 else 'TOO SLOW'}")
+    print(
+        f"1,000 random rounds, 4 players, simple bot: {secs:.2f} s ({actions} actions) "
+        f"(target < {ROUNDS_TARGET_S:.0f} s) {'OK' if ok2 else 'TOO SLOW'}"
+    )
     return 0 if ok1 and ok2 else 1
 
 

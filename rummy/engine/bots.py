@@ -134,7 +134,7 @@ def _free_joker(table: list[list[Card]], hand: list[Card], rng: random.Random) -
         for k, c in enumerate(m):
             if c.joker and c.declared in hand:
                 real = c.declared
-                new_m = m[:k] + [real] + m[k + 1:]
+                new_m = m[:k] + [real] + m[k + 1 :]
                 if meld_kind(new_m) is None:
                     continue
                 trial = [list(x) for x in table]
@@ -159,11 +159,16 @@ def _steal_end(table: list[list[Card]], hand: list[Card], rng: random.Random) ->
         for k, c in enumerate(m):
             e = c.declared or c
             # only hand cards that could share a group or a short run with this card
-            near = [h for h in real if h.rank == e.rank or (h.suit == e.suit and abs(h.rank - e.rank) <= 2)
-                    or (h.suit == e.suit and {h.rank, e.rank} & {1} and {h.rank, e.rank} & {12, 13})]
+            near = [
+                h
+                for h in real
+                if h.rank == e.rank
+                or (h.suit == e.suit and abs(h.rank - e.rank) <= 2)
+                or (h.suit == e.suit and {h.rank, e.rank} & {1} and {h.rank, e.rank} & {12, 13})
+            ]
             if len(near) < 2:
                 continue
-            rest = m[:k] + m[k + 1:]
+            rest = m[:k] + m[k + 1 :]
             if meld_kind(rest) is None:
                 continue
             for a in range(len(near)):
@@ -191,7 +196,11 @@ def _split_with_identical(table: list[list[Card]], hand: list[Card]) -> bool:
             lo = [x for x in rest if _seq_rank(x, m) < _seq_rank(c, m)] + [c]
             hi = [x for x in rest if _seq_rank(x, m) > _seq_rank(c, m)]
             hi.append(c)
-            if meld_kind(lo) is not None and meld_kind(hi) is not None and len(lo) + len(hi) == len(m) + 1:
+            if (
+                meld_kind(lo) is not None
+                and meld_kind(hi) is not None
+                and len(lo) + len(hi) == len(m) + 1
+            ):
                 table[i] = lo
                 table.append(hi)
                 hand.remove(c)
@@ -225,7 +234,9 @@ def _rearrange(table: list[list[Card]], rng: random.Random) -> None:
                 return
 
 
-def plan_table(state: GameState, seat: int, rng: random.Random, level: int = 0) -> tuple[list[list[Card]], list[Card]] | None:
+def plan_table(
+    state: GameState, seat: int, rng: random.Random, level: int = 0
+) -> tuple[list[list[Card]], list[Card]] | None:
     """A new table (and the hand left) for a meld by ``seat``, or None if it finds nothing."""
     hand = list(state.hands[seat])
     table = [list(m) for m in state.table]
@@ -235,8 +246,11 @@ def plan_table(state: GameState, seat: int, rng: random.Random, level: int = 0) 
     table.extend(_melds_from_hand(hand, rng))
     if level >= 1:
         for _ in range(3):
-            if not (_free_joker(table, hand, rng) or _split_with_identical(table, hand)
-                    or _steal_end(table, hand, rng)):
+            if not (
+                _free_joker(table, hand, rng)
+                or _split_with_identical(table, hand)
+                or _steal_end(table, hand, rng)
+            ):
                 break
         while JOKER in hand and _place_joker(table, hand, rng) is not None:
             hand.remove(JOKER)
@@ -248,16 +262,20 @@ def plan_table(state: GameState, seat: int, rng: random.Random, level: int = 0) 
     return table, hand
 
 
-def choose_action(state: GameState, seat: int, rng: random.Random, level: int = 0,
-                  knock_chance: float = 0.8) -> dict[str, Any]:
+def choose_action(
+    state: GameState, seat: int, rng: random.Random, level: int = 0, knock_chance: float = 0.8
+) -> dict[str, Any]:
     """Pick a legal action for ``seat`` (whose turn it is)."""
     legal = legal_actions(state, seat)
     if "meld" in legal:
         plan = plan_table(state, seat, rng, level)
         if plan is not None:
             table, hand = plan
-            knock = bool(hand) and hand_points(hand) <= state.settings.knock_limit \
+            knock = (
+                bool(hand)
+                and hand_points(hand) <= state.settings.knock_limit
                 and rng.random() < knock_chance
+            )
             return {"do": "meld", "table": table, "knock": knock}
         if "knock" in legal and rng.random() < knock_chance:
             return {"do": "knock"}

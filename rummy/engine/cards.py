@@ -17,8 +17,8 @@ part beyond identity: two cards are equal when physical card and declaration mat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .errors import RuleError
 from .values import MAX_PLAYERS, MIN_PLAYERS
@@ -45,7 +45,7 @@ class Card:
     rank: int
     suit: str
     joker: bool = False
-    declared: "Card | None" = None
+    declared: Card | None = None
     pcode: int = field(init=False, repr=False)
     ecode: int = field(init=False, repr=False)
     notation: str = field(init=False, repr=False)
@@ -79,7 +79,7 @@ class Card:
     def __hash__(self) -> int:
         return (self.ecode + 1) * 64 + self.pcode
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.sort_key < other.sort_key
 
     @property
@@ -89,7 +89,7 @@ class Card:
 
     # -- notation -----------------------------------------------------------------
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         """Read one card in notation: ``10H``, ``TH``, ``*``, ``*9H``."""
         try:
             return _PARSE_CACHE[text]
@@ -123,11 +123,11 @@ class Card:
         return POINTS[self.pcode]
 
     @property
-    def physical(self) -> "Card":
+    def physical(self) -> Card:
         """The card itself without any declaration (a declared joker -> plain joker)."""
         return JOKER if self.joker else self
 
-    def declare(self, card: "Card") -> "Card":
+    def declare(self, card: Card) -> Card:
         """A joker standing for ``card`` (R4.4)."""
         if not self.joker:
             raise ValueError("only a joker can be declared")
@@ -180,7 +180,11 @@ def new_deck(n_players: int) -> list[Card]:
 
     Returned in a fixed order; shuffling is the dealer's job (R2.2).
     """
-    if not isinstance(n_players, int) or isinstance(n_players, bool) or not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+    if (
+        not isinstance(n_players, int)
+        or isinstance(n_players, bool)
+        or not MIN_PLAYERS <= n_players <= MAX_PLAYERS
+    ):
         raise ValueError(f"Manipulation Rummy is for 2 to 5 players, not {n_players!r} (R1.1).")
     if n_players == 2:
         return list(REAL_CARDS) + [JOKER]

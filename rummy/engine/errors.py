@@ -32,8 +32,13 @@ class RuleError(Exception):
     ``code`` is one of ``ERROR_CODES``; ``message`` says why, in words.
     """
 
-    def __init__(self, code: str, message: str | None = None, reason: str | None = None,
-                 params: dict | None = None):
+    def __init__(
+        self,
+        code: str,
+        message: str | None = None,
+        reason: str | None = None,
+        params: dict | None = None,
+    ):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown rule error code {code!r}")
         self.code = code

@@ -8,9 +8,10 @@ depends on nothing else.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Sequence
 
-from .cards import JOKER_AS, REAL_CARDS, Card, SUITS, rank_name, SUIT_SYMBOLS
+from .cards import JOKER_AS, REAL_CARDS, SUIT_SYMBOLS, SUITS, Card, rank_name
 from .errors import RuleError
 
 GROUP = "group"
@@ -71,20 +72,32 @@ def _why_invalid(cards: Sequence[Card]) -> tuple[str, dict, str]:
         seen = set()
         for c in codes:
             if c in seen:
-                return ("group_identical", {"card": _pretty(c)},
-                        f"A group cannot hold two {_pretty(c)}.")
+                return (
+                    "group_identical",
+                    {"card": _pretty(c)},
+                    f"A group cannot hold two {_pretty(c)}.",
+                )
             seen.add(c)
-        return ("group_too_long", {"n": n},
-                f"A group has at most 4 cards, one of each suit; this one has {n}.")
+        return (
+            "group_too_long",
+            {"n": n},
+            f"A group has at most 4 cards, one of each suit; this one has {n}.",
+        )
     if len(set(suits)) != 1:
-        return ("mixed", {},
-                "A meld must be cards of one rank in different suits (a group) "
-                "or cards of one suit in consecutive ranks (a sequence).")
+        return (
+            "mixed",
+            {},
+            "A meld must be cards of one rank in different suits (a group) "
+            "or cards of one suit in consecutive ranks (a sequence).",
+        )
     seen = set()
     for c in codes:
         if c in seen:
-            return ("sequence_identical", {"card": _pretty(c)},
-                    f"A sequence cannot hold two {_pretty(c)}.")
+            return (
+                "sequence_identical",
+                {"card": _pretty(c)},
+                f"A sequence cannot hold two {_pretty(c)}.",
+            )
         seen.add(c)
     rs = set(ranks)
     missing = sorted(set(range(1, 14)) - rs)
@@ -93,13 +106,16 @@ def _why_invalid(cards: Sequence[Card]) -> tuple[str, dict, str]:
         return "sequence_wraps", {}, "A sequence cannot wrap from king to ace to two."
     # find the first gap in the more favourable ace reading
     order = sorted(14 if (r == 1 and 12 in rs) else r for r in ranks)
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         if b != a + 1:
             sym = SUIT_SYMBOLS[suits[0]]
             lo = rank_name(1 if a == 14 else a) + sym
             hi = rank_name(1 if b == 14 else b) + sym
-            return ("sequence_gap", {"low": lo, "high": hi},
-                    f"A sequence needs consecutive ranks: there is a gap between {lo} and {hi}.")
+            return (
+                "sequence_gap",
+                {"low": lo, "high": hi},
+                f"A sequence needs consecutive ranks: there is a gap between {lo} and {hi}.",
+            )
     return "not_a_meld", {}, "These cards do not form a group or a sequence."
 
 
@@ -110,8 +126,7 @@ def meld_problem(cards: Sequence[Card]) -> RuleError | None:
         if not isinstance(c, Card):
             return RuleError("bad_action", f"{c!r} is not a card.")
         if c.joker and c.declared is None:
-            return RuleError("joker_undeclared",
-                             "Say which card the joker stands for (R4.4).")
+            return RuleError("joker_undeclared", "Say which card the joker stands for (R4.4).")
     if meld_kind(cards) is not None:
         return None
     reason, params, sentence = _why_invalid(cards)

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import Card, hand_points
 
-UNDERCUT_BONUS = 10   # R7.4
+UNDERCUT_BONUS = 10  # R7.4
 GOING_OUT_BONUS = 25  # R7.5
-GAME_BONUS = 100      # R9.2
+GAME_BONUS = 100  # R9.2
 ROUND_WON_BONUS = 25  # R9.2
 
 
-def score_round(hands: Sequence[Sequence[Card]], knocker: int | None,
-                went_out: int | None = None) -> tuple[list[int], list[int]]:
+def score_round(
+    hands: Sequence[Sequence[Card]], knocker: int | None, went_out: int | None = None
+) -> tuple[list[int], list[int]]:
     """R7: the round's points per seat and the winners (ascending seats).
 
     ``knocker`` is the seat that knocked, or None when the round ended by going out
@@ -45,8 +46,9 @@ def score_round(hands: Sequence[Sequence[Card]], knocker: int | None,
     return points, winners
 
 
-def final_result(scores: Sequence[int], rounds_won: Sequence[int], target: int = 150,
-                 force: bool = False) -> tuple[bool, list[int] | None, list[int] | None]:
+def final_result(
+    scores: Sequence[int], rounds_won: Sequence[int], target: int = 150, force: bool = False
+) -> tuple[bool, list[int] | None, list[int] | None]:
     """R9: (game_over, final_scores, game_winners); the last two are None while the game goes on.
 
     R9.1 the game ends once anyone has ``target`` (R10) or more; R9.2 +100 to each
@@ -56,7 +58,9 @@ def final_result(scores: Sequence[int], rounds_won: Sequence[int], target: int =
     """
     if not force and not any(s >= target for s in scores):
         return False, None, None
-    final = [s + (GAME_BONUS if s >= target else 0) + ROUND_WON_BONUS * w
-             for s, w in zip(scores, rounds_won)]
+    final = [
+        s + (GAME_BONUS if s >= target else 0) + ROUND_WON_BONUS * w
+        for s, w in zip(scores, rounds_won, strict=False)
+    ]
     top = max(final)
     return True, final, [s for s, f in enumerate(final) if f == top]

@@ -9,8 +9,9 @@ state's lists in place). ``to_dict()`` gives JSON-ready data and
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import Card, format_cards, new_deck, parse_cards
 from .errors import RuleError
@@ -23,8 +24,8 @@ HAND_SIZE = 10  # R2.2
 class Settings:
     """R10: the only rules a league or season may change."""
 
-    target: int = 150      # R9.1
-    knock_limit: int = 5   # R6.1
+    target: int = 150  # R9.1
+    knock_limit: int = 5  # R6.1
 
     def __post_init__(self) -> None:
         for name in ("target", "knock_limit"):
@@ -40,7 +41,7 @@ class Settings:
         return {"target": self.target, "knock_limit": self.knock_limit}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Settings":
+    def from_dict(cls, d: dict[str, Any]) -> Settings:
         return cls(target=d.get("target", 150), knock_limit=d.get("knock_limit", 5))
 
 
@@ -98,7 +99,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "GameState":
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
         if d.get("format", STATE_FORMAT) != STATE_FORMAT:
             raise ValueError(f"unknown state format {d.get('format')!r}")
         return cls(
@@ -126,8 +127,10 @@ def _copy_json(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [v if isinstance(v, (str, int, float, bool, type(None))) else _copy_json(v)
-                for v in value]
+        return [
+            v if isinstance(v, (str, int, float, bool, type(None))) else _copy_json(v)
+            for v in value
+        ]
     return value
 
 
@@ -147,21 +150,31 @@ def _deal(n_players: int, dealer: int, rng: random.Random) -> tuple[list[list[Ca
     hands: list[list[Card]] = [[] for _ in range(n_players)]
     for i in range(HAND_SIZE * n_players):
         hands[(dealer + 1 + i) % n_players].append(deck[i])
-    return hands, deck[HAND_SIZE * n_players:]
+    return hands, deck[HAND_SIZE * n_players :]
 
 
-def new_game(n_players: int, rng: random.Random, settings: Settings = Settings(),
-             dealer: int | None = None) -> GameState:
-    """Start a game: R2.1 random first dealer (unless given), R2.2 deal, R2.3 first turn left of dealer."""
+def new_game(
+    n_players: int, rng: random.Random, settings: Settings = Settings(), dealer: int | None = None
+) -> GameState:
+    """Start a game: R2.1 random first dealer (unless given), R2.2 deal, R2.3 first turn
+    left of dealer."""
     _check_players(n_players)
     if dealer is None:
         dealer = rng.randrange(n_players)
     elif not 0 <= dealer < n_players:
         raise ValueError(f"no seat {dealer}")
     hands, stock = _deal(n_players, dealer, rng)
-    return GameState(settings=settings, dealer=dealer, round_no=1, hands=hands, table=[],
-                     stock=stock, turn=(dealer + 1) % n_players,
-                     scores=[0] * n_players, rounds_won=[0] * n_players)
+    return GameState(
+        settings=settings,
+        dealer=dealer,
+        round_no=1,
+        hands=hands,
+        table=[],
+        stock=stock,
+        turn=(dealer + 1) % n_players,
+        scores=[0] * n_players,
+        rounds_won=[0] * n_players,
+    )
 
 
 def deal_next_round(state: GameState, rng: random.Random) -> GameState:
@@ -177,10 +190,20 @@ def deal_next_round(state: GameState, rng: random.Random) -> GameState:
     n = state.n_players
     dealer = (state.dealer + 1) % n
     hands, stock = _deal(n, dealer, rng)
-    return replace(state, dealer=dealer, round_no=state.round_no + 1, hands=hands, table=[],
-                   stock=stock, turn=(dealer + 1) % n, drawn=0, final_turns=None,
-                   scores=list(state.scores), rounds_won=list(state.rounds_won),
-                   round_over=False)
+    return replace(
+        state,
+        dealer=dealer,
+        round_no=state.round_no + 1,
+        hands=hands,
+        table=[],
+        stock=stock,
+        turn=(dealer + 1) % n,
+        drawn=0,
+        final_turns=None,
+        scores=list(state.scores),
+        rounds_won=list(state.rounds_won),
+        round_over=False,
+    )
 
 
 def _cards(value: str | Sequence[Card]) -> list[Card]:
@@ -189,11 +212,18 @@ def _cards(value: str | Sequence[Card]) -> list[Card]:
     return list(value)
 
 
-def position(hands: Sequence[str | Sequence[Card]], table: Sequence[str | Sequence[Card]] = (),
-             stock: str | Sequence[Card] = "", turn: int = 0, drawn: int = 0,
-             final_turns: int | None = None, scores: Sequence[int] | None = None,
-             rounds_won: Sequence[int] | None = None, knock_limit: int = 5,
-             target: int = 150) -> GameState:
+def position(
+    hands: Sequence[str | Sequence[Card]],
+    table: Sequence[str | Sequence[Card]] = (),
+    stock: str | Sequence[Card] = "",
+    turn: int = 0,
+    drawn: int = 0,
+    final_turns: int | None = None,
+    scores: Sequence[int] | None = None,
+    rounds_won: Sequence[int] | None = None,
+    knock_limit: int = 5,
+    target: int = 150,
+) -> GameState:
     """Build an arbitrary position in conformance notation (the ``game`` vectors).
 
     The position is taken as given (it need not hold a full deck); the dealer is the

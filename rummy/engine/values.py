@@ -17,9 +17,9 @@ class Action(StrEnum):
 class RoundEnd(StrEnum):
     """Why a round ended (R6, R8), as ``last_round["reason"]`` records it."""
 
-    KNOCK = "knock"            # R6.1 (an undercut is a knock that lost, R7.2)
-    GOING_OUT = "going_out"    # R6.2
-    STOCK_OUT = "stock_out"    # R8.3
+    KNOCK = "knock"  # R6.1 (an undercut is a knock that lost, R7.2)
+    GOING_OUT = "going_out"  # R6.2
+    STOCK_OUT = "stock_out"  # R8.3
     ENDED_EARLY = "ended_early"  # a league admin ended the game (engine.end_early)
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from typing import Any, Callable, Iterable, TextIO
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
 
 from .actions import apply_action
 from .cards import Card, parse_cards
@@ -22,8 +23,18 @@ from .state import GameState, position
 
 FORMAT = "carousel-vectors/1"
 CASE_KINDS = ("meld", "score", "final", "game")
-POSITION_KEYS = ("hands", "table", "stock", "turn", "drawn", "final_turns", "scores",
-                 "rounds_won", "knock_limit", "target")
+POSITION_KEYS = (
+    "hands",
+    "table",
+    "stock",
+    "turn",
+    "drawn",
+    "final_turns",
+    "scores",
+    "rounds_won",
+    "knock_limit",
+    "target",
+)
 
 
 class CaseFailed(Exception):
@@ -60,8 +71,12 @@ def check_state(state: GameState, expect: dict[str, Any]) -> list[str]:
     for key, want in expect.items():
         if key == "hands":
             if len(want) != state.n_players or any(
-                    _hand_key(w) != Counter(str(c) for c in h) for w, h in zip(want, state.hands)):
-                diffs.append(f"hands: expected {want}, got {[' '.join(map(str, h)) for h in state.hands]}")
+                _hand_key(w) != Counter(str(c) for c in h)
+                for w, h in zip(want, state.hands, strict=False)
+            ):
+                diffs.append(
+                    f"hands: expected {want}, got {[' '.join(map(str, h)) for h in state.hands]}"
+                )
         elif key == "table":
             if _table_key(want) != _table_key(state.table):
                 diffs.append(f"table: expected {want}, got {_fmt_table(state.table)}")
@@ -71,8 +86,19 @@ def check_state(state: GameState, expect: dict[str, Any]) -> list[str]:
                     diffs.append(f"stock: expected {want} cards, got {len(state.stock)}")
             elif [str(c) for c in parse_cards(want)] != [str(c) for c in state.stock]:
                 diffs.append(f"stock: expected {want!r}, got {' '.join(map(str, state.stock))!r}")
-        elif key in ("turn", "drawn", "final_turns", "round_over", "round_points", "round_winners",
-                     "scores", "rounds_won", "game_over", "final_scores", "game_winners"):
+        elif key in (
+            "turn",
+            "drawn",
+            "final_turns",
+            "round_over",
+            "round_points",
+            "round_winners",
+            "scores",
+            "rounds_won",
+            "game_over",
+            "final_scores",
+            "game_winners",
+        ):
             got = _state_value(state, key)
             if got != want:
                 diffs.append(f"{key}: expected {want!r}, got {got!r}")
@@ -101,16 +127,22 @@ def _run_score(case: dict[str, Any]) -> list[str]:
     spec = case["score"]
     points, winners = score_round([parse_cards(h) for h in spec["hands"]], spec.get("knocker"))
     got = {"points": points, "winners": winners}
-    return [f"{k}: expected {v!r}, got {got.get(k)!r}" for k, v in case["expect"].items()
-            if got.get(k) != v]
+    return [
+        f"{k}: expected {v!r}, got {got.get(k)!r}"
+        for k, v in case["expect"].items()
+        if got.get(k) != v
+    ]
 
 
 def _run_final(case: dict[str, Any]) -> list[str]:
     spec = case["final"]
     over, final, winners = final_result(spec["scores"], spec["rounds_won"], spec.get("target", 150))
     got = {"game_over": over, "final_scores": final, "game_winners": winners}
-    return [f"{k}: expected {v!r}, got {got.get(k)!r}" for k, v in case["expect"].items()
-            if got.get(k) != v]
+    return [
+        f"{k}: expected {v!r}, got {got.get(k)!r}"
+        for k, v in case["expect"].items()
+        if got.get(k) != v
+    ]
 
 
 def _run_game(case: dict[str, Any]) -> list[str]:
@@ -143,7 +175,10 @@ def _run_game(case: dict[str, Any]) -> list[str]:
 
 
 RUNNERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
-    "meld": _run_meld, "score": _run_score, "final": _run_final, "game": _run_game,
+    "meld": _run_meld,
+    "score": _run_score,
+    "final": _run_final,
+    "game": _run_game,
 }
 
 
@@ -161,7 +196,8 @@ def run_case(case: dict[str, Any]) -> list[str]:
 
 
 def run_files(paths: Iterable[str], out: TextIO | None = None) -> tuple[int, int]:
-    """Run every case of every file, print failures and the closing line; return (passed, failed)."""
+    """Run every case of every file, print failures and the closing line; return
+    (passed, failed)."""
     out = out if out is not None else sys.stdout
     passed = failed = 0
     for path in paths:

@@ -14,9 +14,26 @@ from .cards import format_cards, hand_points
 from .state import GameState, _copy_json
 
 VIEW_KEYS = (
-    "seat", "hand", "hand_sizes", "hand_points", "table", "stock_size", "turn", "drawn",
-    "final_turns", "scores", "rounds_won", "round_no", "dealer", "legal", "round_over",
-    "last_round", "game_over", "final_scores", "game_winners", "settings",
+    "seat",
+    "hand",
+    "hand_sizes",
+    "hand_points",
+    "table",
+    "stock_size",
+    "turn",
+    "drawn",
+    "final_turns",
+    "scores",
+    "rounds_won",
+    "round_no",
+    "dealer",
+    "legal",
+    "round_over",
+    "last_round",
+    "game_over",
+    "final_scores",
+    "game_winners",
+    "settings",
 )
 
 

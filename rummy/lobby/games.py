@@ -5,8 +5,8 @@ leagues. A fixed number of queries, however many games and seats."""
 from django.db.models import F
 
 from rummy.clock import deadlines
-from rummy.table.access import games_with_seats
 from rummy.models import Game
+from rummy.table.access import games_with_seats
 
 OPEN_TABLES_SHOWN = 20
 

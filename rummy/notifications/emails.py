@@ -22,7 +22,6 @@ import smtplib
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
@@ -33,9 +32,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from leagues.models import User
+from rummy import engine
 from rummy.models import Game, Notice
 from rummy.notifications.prefs import wants
-from rummy.notifications.tokens import absolute_url, unsubscribe_url, verification_token, VERIFY_MAX_AGE
+from rummy.notifications.tokens import (
+    absolute_url,
+    unsubscribe_url,
+)
 from rummy.templatetags.clock_tags import absolute_text, time_left_text
 
 log = logging.getLogger(__name__)
@@ -105,7 +108,9 @@ def _message(user, subject, template, context, pref, build_url):
         to=[user.email],
         headers=headers,
     )
-    message.attach_alternative(render_to_string(f"notifications/email/{template}.html", context), "text/html")
+    message.attach_alternative(
+        render_to_string(f"notifications/email/{template}.html", context), "text/html"
+    )
     return message
 
 
@@ -152,8 +157,9 @@ def _claim_current_turns(user, games, kind):
     if not claimed:
         return []
     current = set(
-        Game.objects.filter(pk__in=claimed, status=Game.Status.ACTIVE, to_move=user)
-        .values_list("pk", "turn_started_at")
+        Game.objects.filter(pk__in=claimed, status=Game.Status.ACTIVE, to_move=user).values_list(
+            "pk", "turn_started_at"
+        )
     )
     games, stale = [], []
     for game, notice in claimed.values():
@@ -227,9 +233,7 @@ def notify_user_turns(user, now=None) -> int:
 
 def _users(user_ids):
     ids = {pk for pk in user_ids if pk is not None}
-    return list(
-        User.objects.filter(pk__in=ids).select_related("notification_prefs")
-    )
+    return list(User.objects.filter(pk__in=ids).select_related("notification_prefs"))
 
 
 # --- Results --------------------------------------------------------------------------
@@ -244,8 +248,12 @@ def notify_result(game) -> int:
         key=lambda s: (-(s.final_score or 0), s.number if s.number is not None else 99),
     )
     standings = [
-        {"name": s.user.name, "score": s.final_score, "winner": s.is_winner,
-         "rounds_won": s.rounds_won}
+        {
+            "name": s.user.name,
+            "score": s.final_score,
+            "winner": s.is_winner,
+            "rounds_won": s.rounds_won,
+        }
         for s in seats
     ]
     winners = [s.user.name for s in seats if s.is_winner]
@@ -272,7 +280,7 @@ def notify_result(game) -> int:
                 "you_won": seat.is_winner,
                 "your_score": seat.final_score,
                 "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
-                == "ended_early",
+                == engine.RoundEnd.ENDED_EARLY,
             }
 
         if _send_claimed(user, [notice], "result", build, pref="results"):
@@ -319,8 +327,7 @@ def send_due_reminders(now=None) -> int:
                 "Reminder: your move in %(league)s, %(left)s",
                 "Reminder: %(count)d games await your move",
                 len(lines),
-            ) % {"league": lines[0]["league"], "left": lines[0]["time_left"],
-                 "count": len(lines)}
+            ) % {"league": lines[0]["league"], "left": lines[0]["time_left"], "count": len(lines)}
             return subject, {"games": lines}
 
         notices = [notice for _game, notice in claimed]
@@ -344,9 +351,7 @@ def catch_up(now=None) -> int:
         .exclude(_noticed(Notice.Kind.YOUR_MOVE))
         .values_list("to_move", flat=True)
     )
-    sent = sum(
-        1 for user in _users(turn_users) if _guarded(notify_user_turns, user, now)
-    )
+    sent = sum(1 for user in _users(turn_users) if _guarded(notify_user_turns, user, now))
     finished = Game.objects.filter(
         status=Game.Status.FINISHED, finished_at__gte=since
     ).select_related("league")

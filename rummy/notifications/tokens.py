@@ -40,9 +40,13 @@ def read_unsubscribe_token(token):
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
         user_id, pref = data["u"], data["p"]
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise BadToken(_("This unsubscribe link is not valid. It may have been cut short "
-                         "by your email program; you can also change your emails in "
-                         "your notification settings.")) from None
+        raise BadToken(
+            _(
+                "This unsubscribe link is not valid. It may have been cut short "
+                "by your email program; you can also change your emails in "
+                "your notification settings."
+            )
+        ) from None
     if pref not in (*PREFS, ALL):
         raise BadToken(_("This unsubscribe link is not valid."))
     user = User.objects.filter(pk=user_id).first()
@@ -66,17 +70,28 @@ def read_verification_token(token):
         data = signing.loads(token, salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
         user_id, email = data["u"], data["e"]
     except signing.SignatureExpired:
-        raise BadToken(_("This verification link has expired. Ask for a new one from your "
-                         "notification settings.")) from None
+        raise BadToken(
+            _(
+                "This verification link has expired. Ask for a new one from your "
+                "notification settings."
+            )
+        ) from None
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise BadToken(_("This verification link is not valid. It may have been cut short "
-                         "by your email program; ask for a new one from your notification "
-                         "settings.")) from None
+        raise BadToken(
+            _(
+                "This verification link is not valid. It may have been cut short "
+                "by your email program; ask for a new one from your notification "
+                "settings."
+            )
+        ) from None
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None:
-        raise BadToken(_("This verification link belongs to an account that no longer "
-                         "exists."))
+        raise BadToken(_("This verification link belongs to an account that no longer exists."))
     if user.email.lower() != str(email).lower():
-        raise BadToken(_("This verification link was sent to an address you no longer "
-                         "use. Ask for a new one from your notification settings."))
+        raise BadToken(
+            _(
+                "This verification link was sent to an address you no longer "
+                "use. Ask for a new one from your notification settings."
+            )
+        )
     return user

@@ -13,9 +13,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from rummy.notifications import emails
-from rummy.notifications import accounts, prefs, tokens
 from rummy.models import NotificationPrefs
+from rummy.notifications import accounts, prefs, tokens
 
 # One verification email per user per this many seconds: the button cannot flood a box.
 VERIFY_RESEND_SECONDS = 120
@@ -51,16 +50,23 @@ def send_verification(request):
         messages.info(request, _("Your address is already verified."))
         return redirect("notifications:settings")
     if not cache.add(f"notifications:verify-sent:{user.pk}", True, VERIFY_RESEND_SECONDS):
-        messages.warning(request, _("We sent you a link a moment ago. Please check your "
-                                    "inbox (and spam folder) before asking again."))
+        messages.warning(
+            request,
+            _(
+                "We sent you a link a moment ago. Please check your "
+                "inbox (and spam folder) before asking again."
+            ),
+        )
         return redirect("notifications:settings")
     if accounts.send_verification_email(user, request):
-        messages.success(request, _("We sent a link to %(email)s. Open it to verify your "
-                                    "address.") % {"email": user.email})
+        messages.success(
+            request,
+            _("We sent a link to %(email)s. Open it to verify your address.")
+            % {"email": user.email},
+        )
     else:
         cache.delete(f"notifications:verify-sent:{user.pk}")
-        messages.error(request, _("We could not send the email just now. Please try again "
-                                  "later."))
+        messages.error(request, _("We could not send the email just now. Please try again later."))
     return redirect("notifications:settings")
 
 

@@ -8,8 +8,16 @@ engine's refusals; ``broadcast`` tells open pages after commit. Callers outside 
 package use the names below, never ``store``.
 """
 
-from rummy.play.drafts import (close_editor, declare_joker, move_selection, new_meld,
-                               open_editor, reset, select, to_hand)
+from rummy.play.drafts import (
+    close_editor,
+    declare_joker,
+    move_selection,
+    new_meld,
+    open_editor,
+    reset,
+    select,
+    to_hand,
+)
 from rummy.play.drafts import play as play_draft
 from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused, StaleVersion
 from rummy.play.seating import leave_seat, open_table, start_game, take_seat
@@ -17,10 +25,32 @@ from rummy.play.store import parse_version, seat_of
 from rummy.play.turns import act, draw, end_early, knock, meld, pass_turn, timeout, void_game
 
 __all__ = [
-    "ActionRefused", "NotAllowed", "StaleVersion", "RuleRefused", "Result",
-    "parse_version", "seat_of",
-    "open_table", "take_seat", "leave_seat", "start_game",
-    "act", "draw", "meld", "knock", "pass_turn", "timeout", "end_early", "void_game",
-    "open_editor", "close_editor", "reset", "select", "move_selection", "new_meld",
-    "to_hand", "declare_joker", "play_draft",
+    "ActionRefused",
+    "NotAllowed",
+    "Result",
+    "RuleRefused",
+    "StaleVersion",
+    "act",
+    "close_editor",
+    "declare_joker",
+    "draw",
+    "end_early",
+    "knock",
+    "leave_seat",
+    "meld",
+    "move_selection",
+    "new_meld",
+    "open_editor",
+    "open_table",
+    "parse_version",
+    "pass_turn",
+    "play_draft",
+    "reset",
+    "seat_of",
+    "select",
+    "start_game",
+    "take_seat",
+    "timeout",
+    "to_hand",
+    "void_game",
 ]

@@ -5,8 +5,7 @@ import secrets
 
 from django.db import transaction
 
-from rummy import engine
-from rummy import play
+from rummy import engine, play
 from rummy.models import Game
 
 DEMO_TAG_SEATS = 5  # the open demo table has five seats, so it never starts by itself
@@ -27,8 +26,9 @@ def _start_with_mover(league, players, mover):
     game.refresh_from_db()
     seat = game.seats.get(user=mover).number
     dealer = (seat - 1) % len(players)
-    state = engine.new_game(len(players), _system_random, settings=game.engine_settings(),
-                            dealer=dealer)
+    state = engine.new_game(
+        len(players), _system_random, settings=game.engine_settings(), dealer=dealer
+    )
     Game.objects.filter(pk=game.pk).update(state=state.to_dict(), to_move=mover)
     game.moves.filter(kind="start").update(payload={"state": state.to_dict()})
     return game

@@ -60,8 +60,12 @@ def _editing(game_id, user, expected_version, create=True):
         draft.data = fresh_data(state, seat.number)
         draft.save(update_fields=["base_version", "data", "updated_at"])
     elif draft is None and create:
-        draft = Draft.objects.create(game=game, seat=seat.number, base_version=game.version,
-                                     data=fresh_data(state, seat.number))
+        draft = Draft.objects.create(
+            game=game,
+            seat=seat.number,
+            base_version=game.version,
+            data=fresh_data(state, seat.number),
+        )
     elif draft is None:
         raise ActionRefused(_("Open the arrangement editor first (Meld)."), code="no_draft")
     return game, seat, state, draft
@@ -105,7 +109,7 @@ def close_editor(game_id, user, expected_version):
 
 @transaction.atomic
 def reset(game_id, user, expected_version):
-    """"Reset": the table and the hand as they are in the game."""
+    """ "Reset": the table and the hand as they are in the game."""
     _game, seat, state, draft = _editing(game_id, user, expected_version)
     return _save(draft, fresh_data(state, seat.number))
 
@@ -168,7 +172,7 @@ def move_selection(game_id, user, expected_version, meld_index):
 
 @transaction.atomic
 def new_meld(game_id, user, expected_version):
-    """"New meld": the selected cards start a meld of their own."""
+    """ "New meld": the selected cards start a meld of their own."""
     draft = _editing(game_id, user, expected_version, create=False)[3]
     cards, data = _take_selection(draft.data)
     data["table"].append(cards)
@@ -200,14 +204,15 @@ def declare_joker(game_id, user, expected_version, ref, card):
         raise ActionRefused(_("Only a joker on the table can be declared."), code="bad_ref")
     meld = [engine.Card.parse(c) for c in data["table"][int(m.group(2))]]
     position = int(m.group(3))
-    others = meld[:position] + meld[position + 1:]
+    others = meld[:position] + meld[position + 1 :]
     try:
         wanted = engine.Card.parse(card)
     except engine.RuleError:
         raise ActionRefused(_("That card could not be read."), code="bad_card") from None
     if wanted.joker or wanted not in engine.joker_options(others):
-        raise ActionRefused(_("The joker cannot stand for that card in this meld."),
-                            code="bad_card")
+        raise ActionRefused(
+            _("The joker cannot stand for that card in this meld."), code="bad_card"
+        )
     table = [list(x) for x in data["table"]]
     table[int(m.group(2))][position] = str(joker.declare(wanted))
     return _save(draft, _tidy({**data, "table": table, "selected": []}))
@@ -223,7 +228,7 @@ def _tidy(data):
         cards = [engine.Card.parse(c) for c in meld]
         for i, card in enumerate(cards):
             if card.joker and card.declared is None:
-                others = cards[:i] + cards[i + 1:]
+                others = cards[:i] + cards[i + 1 :]
                 options = engine.joker_options(others)
                 if len(options) == 1:
                     cards[i] = card.declare(options[0])
@@ -234,11 +239,16 @@ def _tidy(data):
 def display_order(cards):
     """Sequences low to high (an ace after a king when it is high, R4.3), groups by suit;
     undeclared jokers last."""
-    ordered = sorted(cards, key=lambda c: (c.ecode < 0, (c.ecode % 13) if c.ecode >= 0 else 0,
-                                           c.ecode))
+    ordered = sorted(
+        cards, key=lambda c: (c.ecode < 0, (c.ecode % 13) if c.ecode >= 0 else 0, c.ecode)
+    )
     ranks = {c.ecode % 13 for c in cards if c.ecode >= 0}
-    if 0 in ranks and 12 in ranks and len(ranks) > 1 and len({c.ecode // 13 for c in cards
-                                                              if c.ecode >= 0}) == 1:
+    if (
+        0 in ranks
+        and 12 in ranks
+        and len(ranks) > 1
+        and len({c.ecode // 13 for c in cards if c.ecode >= 0}) == 1
+    ):
         aces = [c for c in ordered if c.ecode >= 0 and c.ecode % 13 == 0]
         ordered = [c for c in ordered if c not in aces or c.ecode < 0] + aces
     return ordered
@@ -250,12 +260,13 @@ def hand_after(draft):
 
 @transaction.atomic
 def play(game_id, user, expected_version, knock=False):
-    """"Play" / "Play and knock": send the draft's table to the engine (R5.2, R6.1)."""
+    """ "Play" / "Play and knock": send the draft's table to the engine (R5.2, R6.1)."""
     game, seat, _state, draft = _editing(game_id, user, expected_version, create=False)
     # Melds as notation strings: the form every layer reads (and the move log stores).
     table = [" ".join(m) for m in draft.data["table"]]
     # The game is locked and checked already: the meld is applied to it directly.
-    result = turns.act_locked(game, seat, user,
-                              {"do": engine.Action.MELD, "table": table, "knock": bool(knock)})
+    result = turns.act_locked(
+        game, seat, user, {"do": engine.Action.MELD, "table": table, "knock": bool(knock)}
+    )
     draft.delete()
     return result

@@ -47,8 +47,9 @@ class RuleRefused(ActionRefused):
 
 
 def bad_version():
-    return ActionRefused(_("The request did not say which table version it was made on."),
-                         code="bad_version")
+    return ActionRefused(
+        _("The request did not say which table version it was made on."), code="bad_version"
+    )
 
 
 @dataclass(frozen=True)

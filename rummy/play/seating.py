@@ -6,8 +6,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.access import membership_for
-from rummy import engine
 from leagues.models import Season
+from rummy import engine
 from rummy.models import Game, Move, Seat
 from rummy.play import store
 from rummy.play.errors import ActionRefused, NotAllowed, Result
@@ -71,8 +71,7 @@ def leave_seat(game_id, user, expected_version=None) -> Result:
     game = store.locked_game(game_id)
     store.check_version(game, expected_version)
     if game.status != Game.Status.OPEN:
-        raise ActionRefused(_("You can only leave a table before the game starts."),
-                            code="started")
+        raise ActionRefused(_("You can only leave a table before the game starts."), code="started")
     seat = store.seat_of(game, user)
     if seat is None:
         raise ActionRefused(_("You do not have a seat at this table."), code="not_seated")
@@ -97,8 +96,7 @@ def start_game(game_id, user, expected_version=None) -> Result:
     if game.host_id != user.pk:
         raise NotAllowed(_("Only the host can start the game."))
     if game.seats.count() < engine.MIN_PLAYERS:
-        raise ActionRefused(_("At least two players must be seated to start."),
-                            code="too_few")
+        raise ActionRefused(_("At least two players must be seated to start."), code="too_few")
     return _start(game)
 
 

@@ -103,8 +103,14 @@ def save(game: Game, new_state, moves, **fields):
     try:
         Move.objects.bulk_create(
             [
-                Move(game=game, seq=old_version + i + 1, kind=kind, seat=seat, user=user,
-                     payload=payload)
+                Move(
+                    game=game,
+                    seq=old_version + i + 1,
+                    kind=kind,
+                    seat=seat,
+                    user=user,
+                    payload=payload,
+                )
                 for i, (kind, seat, user, payload) in enumerate(moves)
             ]
         )

@@ -69,8 +69,9 @@ def draw(game_id, user, expected_version):
 
 
 def meld(game_id, user, expected_version, table, knock=False):
-    return act(game_id, user, expected_version,
-               {"do": engine.Action.MELD, "table": table, "knock": knock})
+    return act(
+        game_id, user, expected_version, {"do": engine.Action.MELD, "table": table, "knock": knock}
+    )
 
 
 def knock(game_id, user, expected_version):
@@ -87,8 +88,7 @@ def _loggable(action):
         # The engine accepted the meld, so each item is a notation string or a list of
         # cards/notation strings; str() of either is notation.
         logged["table"] = [
-            m if isinstance(m, str) else " ".join(str(card) for card in m)
-            for m in action["table"]
+            m if isinstance(m, str) else " ".join(str(card) for card in m) for m in action["table"]
         ]
         logged["knock"] = bool(action.get("knock"))
     return logged
@@ -143,8 +143,7 @@ def void_game(game_id, user) -> Result:
     knows). Permission is the caller's (``leagues.seasons``)."""
     game = store.locked_game(game_id)
     if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
-        raise ActionRefused(_("Only a game that has not ended can be voided."),
-                            code="not_active")
+        raise ActionRefused(_("Only a game that has not ended can be voided."), code="not_active")
     return store.save(
         game,
         game.engine_state(),

@@ -40,7 +40,9 @@ MELD_REASONS = {
     ),
     "sequence_identical": _("A sequence cannot hold two %(card)s."),
     "sequence_wraps": _("A sequence cannot wrap from king to ace to two."),
-    "sequence_gap": _("A sequence needs consecutive ranks: there is a gap between %(low)s and %(high)s."),
+    "sequence_gap": _(
+        "A sequence needs consecutive ranks: there is a gap between %(low)s and %(high)s."
+    ),
     "not_a_meld": _("These cards do not form a group or a sequence."),
 }
 

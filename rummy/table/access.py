@@ -12,8 +12,8 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from leagues.access import can_view_league
-from rummy.table.memory import Recent
 from rummy.models import Game, Seat
+from rummy.table import memory
 
 
 def games_with_seats():
@@ -48,17 +48,15 @@ def get_game_for_viewer(user, game_id):
 # version never changes once written. So the first socket loads it and the others reuse
 # it. Only a game at least as new as the broadcast version is reused.
 
-_recent_games = Recent(1024)  # game id -> Game
-
 
 def remember(game):
-    _recent_games.put(game.pk, game)
+    memory.recent_games.put(game.pk, game)
 
 
 def remembered_game(game_id, version):
     """The game at ``version`` or newer if this process has it in memory, else None.
     Never touches the database (safe on the event loop)."""
-    game = _recent_games.get(game_id)
+    game = memory.recent_games.get(game_id)
     return game if game is not None and game.version >= version else None
 
 
@@ -77,12 +75,11 @@ def game_at_least(game_id, version):
 # against the database at most every few seconds per user and league, so a removed
 # member's open socket stops within that time.
 VIEW_CHECK_SECONDS = 15
-_view_checks = {}  # (user id, league id) -> (allowed, checked at)
 
 
 def remembered_view_check(user, league):
     """``may_view``'s answer if it is fresh in memory, else None (no database)."""
-    hit = _view_checks.get((user.pk, league.pk))
+    hit = memory.view_checks.get((user.pk, league.pk))
     if hit is not None and time.monotonic() - hit[1] < VIEW_CHECK_SECONDS:
         return hit[0]
     return None
@@ -92,7 +89,5 @@ def may_view(user, league):
     allowed = remembered_view_check(user, league)
     if allowed is None:
         allowed = can_view_league(user, league)
-        if len(_view_checks) > 50_000:
-            _view_checks.clear()
-        _view_checks[(user.pk, league.pk)] = (allowed, time.monotonic())
+        memory.view_checks.put((user.pk, league.pk), (allowed, time.monotonic()))
     return allowed

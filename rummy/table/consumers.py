@@ -30,10 +30,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from rummy.play import broadcast
-from rummy.clock import deadlines
 from rummy import play
-from rummy.table import sockets
+from rummy.clock import deadlines
+from rummy.models import Game
+from rummy.play import broadcast
+from rummy.table import memory, sockets
 from rummy.table.access import (
     game_at_least,
     may_view,
@@ -42,7 +43,6 @@ from rummy.table.access import (
     remembered_view_check,
     viewable_game,
 )
-from rummy.models import Game
 from rummy.table.presenters import SORTS, table_context
 
 MAX_FRAME = 4096  # a form's fields are a few hundred bytes; anything bigger is refused
@@ -129,7 +129,6 @@ def _version_of(frames):
 # Game ids -> the task loading that game into this process's memory. After a move every
 # socket of the game on this process gets ``game.updated`` at the same moment; without
 # this each of them would find the new version missing and read the game itself.
-_loading = {}
 
 
 async def load_once(game_id, version):
@@ -137,18 +136,18 @@ async def load_once(game_id, version):
     from the database at most once however many sockets ask at the same time."""
     if remembered_game(game_id, version) is not None:
         return
-    task = _loading.get(game_id)
+    task = memory.loading.get(game_id)
     if task is not None:
         await asyncio.shield(task)  # another socket's read: wait for it, do not cancel it
         if remembered_game(game_id, version) is not None:
             return
     task = asyncio.ensure_future(database_sync_to_async(game_at_least)(game_id, version))
-    _loading[game_id] = task
+    memory.loading[game_id] = task
     try:
         await asyncio.shield(task)
     finally:
-        if _loading.get(game_id) is task:
-            del _loading[game_id]
+        if memory.loading.get(game_id) is task:
+            del memory.loading[game_id]
 
 
 class GuardedConsumer(AsyncWebsocketConsumer):
@@ -176,8 +175,10 @@ class GuardedConsumer(AsyncWebsocketConsumer):
             return False
         self.holds_place = True
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
-        self.guard_groups = (sockets.session_group(self.session_key),
-                             sockets.logins_group(self.user.pk))
+        self.guard_groups = (
+            sockets.session_group(self.session_key),
+            sockets.logins_group(self.user.pk),
+        )
         for group in self.guard_groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.checked_at = time.monotonic()
@@ -206,15 +207,19 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         await self.release()
         if self.says_goodbye:
             with translation.override(self.language):
-                await self.send(text_data=render_flash(
-                    _("You are no longer logged in here. Log in again to go on.")))
+                await self.send(
+                    text_data=render_flash(
+                        _("You are no longer logged in here. Log in again to go on.")
+                    )
+                )
         await self.close(code=sockets.CLOSE_SESSION_ENDED)
 
     async def session_check(self, event=None):
         """Whether the session is still valid (closing the socket when it is not)."""
         self.checked_at = time.monotonic()
         valid = await database_sync_to_async(sockets.session_is_valid)(
-            self.session_key, self.user.pk)
+            self.session_key, self.user.pk
+        )
         if not valid:
             await self.session_ended()
         return valid
@@ -300,8 +305,7 @@ class GameConsumer(GuardedConsumer):
         frames = None
         if version is not None and flash is None:
             await load_once(self.game_id, version)
-            frames = render_remembered(self.user, self.game_id, self.sort, version,
-                                       self.language)
+            frames = render_remembered(self.user, self.game_id, self.sort, version, self.language)
         if frames is None:
             frames = await in_language(self.language, render_view)(
                 self.user, self.game_id, self.sort, flash, version=version

@@ -37,8 +37,9 @@ def _field(data, name, required=True):
         value = value[0] if len(value) == 1 else None
     if value is None or value == "":
         if required:
-            raise ActionRefused(_("The request is missing “%(name)s”.") % {"name": name},
-                                code="bad_request")
+            raise ActionRefused(
+                _("The request is missing “%(name)s”.") % {"name": name}, code="bad_request"
+            )
         return None
     if not isinstance(value, (str, int)) or isinstance(value, bool) or len(str(value)) > MAX_FIELD:
         raise ActionRefused(_("The request could not be read."), code="bad_request")

@@ -1,7 +1,18 @@
-"""A small bounded, thread-safe memory of recently used values, per server process.
+"""Every per-process cache of the table, in one place, and ``clear_all`` to empty them.
 
-Used where every open socket of a game would otherwise read or render the same thing
-again after a move (``rummy.table.access`` for games, ``rummy.table.presenters`` for fragments).
+After a move every open socket of a game would otherwise read or render the same thing
+again. The sockets of one server process share instead:
+
+- ``recent_games``: the game row with its seats and users at a version (a version never
+  changes once written), read by ``rummy.table.access``;
+- ``view_checks``: whether a user may watch a league, for a few seconds
+  (``rummy.table.access.may_view``), so a removed member's open socket stops soon;
+- ``fragments``: rendered fragments that hold no hand, per content and language
+  (``rummy.table.presenters.fragment``);
+- ``loading``: the reads of a game version in flight (``rummy.table.consumers``), so
+  that sockets waiting for the same version read it once.
+
+Nothing here is shared between processes, and nothing holds a hand.
 """
 
 import threading
@@ -36,3 +47,16 @@ class Recent:
 
     def __len__(self):
         return len(self._values)
+
+
+recent_games = Recent(1024)  # game id -> Game (seats and users loaded)
+view_checks = Recent(50_000)  # (user id, league id) -> (allowed, checked at)
+fragments = Recent(2048)  # (template, key, language) -> HTML
+loading: dict = {}  # game id -> the asyncio task reading it
+
+
+def clear_all():
+    """Forget everything (tests; a process that wants a clean start)."""
+    for cache in (recent_games, view_checks, fragments):
+        cache.clear()
+    loading.clear()

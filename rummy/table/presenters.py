@@ -15,22 +15,30 @@ from django.utils.translation import gettext_lazy
 
 from leagues.access import membership_for
 from rummy import engine
-from rummy.play import drafts
-from rummy.table.memory import Recent
 from rummy.models import Game
+from rummy.play import drafts
+from rummy.table import memory
 from rummy.templatetags.clock_tags import table_clock
 
-SUIT_NAMES = {"C": gettext_lazy("clubs"), "D": gettext_lazy("diamonds"),
-              "H": gettext_lazy("hearts"), "S": gettext_lazy("spades")}
-RANK_WORDS = {1: gettext_lazy("ace"), 11: gettext_lazy("jack"), 12: gettext_lazy("queen"),
-              13: gettext_lazy("king")}
+SUIT_NAMES = {
+    "C": gettext_lazy("clubs"),
+    "D": gettext_lazy("diamonds"),
+    "H": gettext_lazy("hearts"),
+    "S": gettext_lazy("spades"),
+}
+RANK_WORDS = {
+    1: gettext_lazy("ace"),
+    11: gettext_lazy("jack"),
+    12: gettext_lazy("queen"),
+    13: gettext_lazy("king"),
+}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SORTS = ("suit", "rank")
 REASONS = {
-    "knock": gettext_lazy("a knock"),
-    "going_out": gettext_lazy("going out"),
-    "stock_out": gettext_lazy("the stock ran out"),
-    "ended_early": gettext_lazy("the game was ended early"),
+    engine.RoundEnd.KNOCK: gettext_lazy("a knock"),
+    engine.RoundEnd.GOING_OUT: gettext_lazy("going out"),
+    engine.RoundEnd.STOCK_OUT: gettext_lazy("the stock ran out"),
+    engine.RoundEnd.ENDED_EARLY: gettext_lazy("the game was ended early"),
 }
 
 
@@ -74,17 +82,19 @@ def sort_hand(codes, sort):
 def _meld_info(meld_codes, index, editing, selected):
     cards = [engine.Card.parse(c) for c in meld_codes]
     problem = engine.meld_problem(cards)
-    infos = [card_info(c, f"t{index}.{j}", f"t{index}.{j}" in selected)
-             for j, c in enumerate(meld_codes)]
+    infos = [
+        card_info(c, f"t{index}.{j}", f"t{index}.{j}" in selected) for j, c in enumerate(meld_codes)
+    ]
     jokers = []
     if editing:
         for j, card in enumerate(cards):
             if not card.joker:
                 continue
-            options = engine.joker_options(cards[:j] + cards[j + 1:])
+            options = engine.joker_options(cards[:j] + cards[j + 1 :])
             if card.declared is None or (options and card.declared not in options):
-                jokers.append({"ref": f"t{index}.{j}",
-                               "options": [card_info(str(o)) for o in options]})
+                jokers.append(
+                    {"ref": f"t{index}.{j}", "options": [card_info(str(o)) for o in options]}
+                )
     return {
         "index": index,
         "number": index + 1,
@@ -111,14 +121,21 @@ def table_context(game: Game, user, sort="suit", flash=None):
     seats = list(game.seats.all())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     ctx = {
-        "game": game, "version": game.version, "sort": sort, "flash": flash, "viewer": user,
-        "my_seat": my_seat, "is_player": my_seat is not None,
+        "game": game,
+        "version": game.version,
+        "sort": sort,
+        "flash": flash,
+        "viewer": user,
+        "my_seat": my_seat,
+        "is_player": my_seat is not None,
     }
     if game.state is None:
         member = membership_for(user, game.league) is not None
         ctx.update(
-            seats=[{"name": s.user.name, "is_me": s is my_seat,
-                    "is_host": s.user_id == game.host_id} for s in seats],
+            seats=[
+                {"name": s.user.name, "is_me": s is my_seat, "is_host": s.user_id == game.host_id}
+                for s in seats
+            ],
             open=game.is_open,
             may_sit=game.is_open and member and my_seat is None and len(seats) < game.max_seats,
             may_leave=game.is_open and my_seat is not None,
@@ -139,41 +156,56 @@ def table_context(game: Game, user, sort="suit", flash=None):
     table_codes = draft.data["table"] if editing else [m.split() for m in view["table"]]
     hand, hand_html = None, None
     if editing:
-        hand = [card_info(code, f"h{i}", f"h{i}" in selected)
-                for code, i in sort_hand(hand_codes, sort)]
+        hand = [
+            card_info(code, f"h{i}", f"h{i}" in selected) for code, i in sort_hand(hand_codes, sort)
+        ]
     elif seat_number is not None and not view["game_over"]:
         # Another player's move does not change this hand: rendered once per hand and
         # order, not once per move.
         hand_html = fragment(
-            "rummy/_hand.html", (game.pk, tuple(hand_codes), sort, view["hand_points"]),
-            lambda: {"hand": [card_info(code) for code, _i in sort_hand(hand_codes, sort)],
-                     "hand_points": view["hand_points"], "editing": False, "sort": sort,
-                     "game_pk": game.pk},
+            "rummy/_hand.html",
+            (game.pk, tuple(hand_codes), sort, view["hand_points"]),
+            lambda: {
+                "hand": [card_info(code) for code, _i in sort_hand(hand_codes, sort)],
+                "hand_points": view["hand_points"],
+                "editing": False,
+                "sort": sort,
+                "game_pk": game.pk,
+            },
         )
     if editing:
-        melds, melds_html = [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)], None
+        melds, melds_html = (
+            [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)],
+            None,
+        )
     else:
         # The table as everyone sees it: rendered once per arrangement, not per viewer.
         melds = None
         melds_html = fragment(
-            "rummy/_melds.html", tuple(view["table"]),
-            lambda: {"melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
-                     "editing": False},
+            "rummy/_melds.html",
+            tuple(view["table"]),
+            lambda: {
+                "melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
+                "editing": False,
+            },
         )
     players = [
         {
-            "number": n, "name": names.get(n, "?"), "hand_size": view["hand_sizes"][n],
-            "score": view["scores"][n], "rounds_won": view["rounds_won"][n],
+            "number": n,
+            "name": names.get(n, "?"),
+            "hand_size": view["hand_sizes"][n],
+            "score": view["scores"][n],
+            "rounds_won": view["rounds_won"][n],
             "is_turn": n == view["turn"] and not view["round_over"],
-            "is_dealer": n == view["dealer"], "is_me": n == seat_number,
+            "is_dealer": n == view["dealer"],
+            "is_me": n == seat_number,
             "final_score": (view["final_scores"] or [None] * len(names))[n],
             "is_winner": n in (view["game_winners"] or []),
         }
         for n in range(len(view["hand_sizes"]))
     ]
     clock = table_clock(game, user)
-    my_turn = (seat_number is not None and view["turn"] == seat_number
-               and not view["round_over"])
+    my_turn = seat_number is not None and view["turn"] == seat_number and not view["round_over"]
     turn_name = names.get(view["turn"], "?")
     # Everyone but the player to move (and each of those alike) sees the same status at
     # one version; the time left in it is shown to the minute.
@@ -181,24 +213,42 @@ def table_context(game: Game, user, sort="suit", flash=None):
     status_html = fragment(
         "rummy/_status.html",
         (game.pk, game.version, my_turn, editing, turn_name, clock["deadline"], minute),
-        lambda: {"view": view, "final": view["game_over"], "my_turn": my_turn,
-                 "legal": legal, "editing": editing, "turn_name": turn_name,
-                 "clock": clock},
+        lambda: {
+            "view": view,
+            "final": view["game_over"],
+            "my_turn": my_turn,
+            "legal": legal,
+            "editing": editing,
+            "turn_name": turn_name,
+            "clock": clock,
+        },
     )
     ctx.update(
-        view=view, hand=hand, hand_html=hand_html, game_pk=game.pk, clock=clock,
-        status_html=status_html, melds=melds, melds_html=melds_html, players=players, legal=legal,
-        editing=editing, has_selection=bool(selected),
-        can_play_knock=editing and engine.can_knock_after(state, seat_number,
-                                                          drafts.hand_after(draft)),
+        view=view,
+        hand=hand,
+        hand_html=hand_html,
+        game_pk=game.pk,
+        clock=clock,
+        status_html=status_html,
+        melds=melds,
+        melds_html=melds_html,
+        players=players,
+        legal=legal,
+        editing=editing,
+        has_selection=bool(selected),
+        can_play_knock=editing
+        and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
         turn_name=turn_name,
         my_turn=my_turn,
         hand_points=view["hand_points"],
         # A finished round never changes: its (large) revealed hands render once.
         last_round_html=fragment(
-            "rummy/_last_round.html", (game.pk, _round_key(view["last_round"]), tuple(names.items())),
+            "rummy/_last_round.html",
+            (game.pk, _round_key(view["last_round"]), tuple(names.items())),
             lambda: {"last_round": _last_round(view, names)},
-        ) if view["last_round"] else "",
+        )
+        if view["last_round"]
+        else "",
         final=view["game_over"],
     )
     return ctx
@@ -211,15 +261,14 @@ def _round_key(last):
 # Rendered fragments that are the same for every viewer, per server process, keyed by
 # template, language and content: after a move every open socket re-renders its view,
 # and these parts (the table, the revealed hands of the last round) are most of it.
-_fragments = Recent(2048)
 
 
 def fragment(template, key, context_fn):
     full_key = (template, translation.get_language(), key)
-    html = _fragments.get(full_key)
+    html = memory.fragments.get(full_key)
     if html is None:
         html = render_to_string(template, context_fn())
-        _fragments.put(full_key, html)
+        memory.fragments.put(full_key, html)
     return html
 
 
@@ -231,15 +280,17 @@ def _last_round(view, names):
     winners = set(last.get("winners") or [])
     rows = []
     for n, hand in enumerate(last.get("hands") or []):
-        rows.append({
-            "name": names.get(n, "?"),
-            "cards": [card_info(c) for c in hand.split()],
-            "count": engine.hand_points(engine.parse_cards(hand)),
-            "points": last["points"][n],
-            "winner": n in winners,
-            "knocker": last.get("knocker") == n,
-            "went_out": last.get("went_out") == n,
-        })
+        rows.append(
+            {
+                "name": names.get(n, "?"),
+                "cards": [card_info(c) for c in hand.split()],
+                "count": engine.hand_points(engine.parse_cards(hand)),
+                "points": last["points"][n],
+                "winner": n in winners,
+                "knocker": last.get("knocker") == n,
+                "went_out": last.get("went_out") == n,
+            }
+        )
     return {
         "round_no": last.get("round_no"),
         "reason": REASONS.get(last.get("reason"), last.get("reason")),

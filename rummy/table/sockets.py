@@ -172,10 +172,13 @@ def _note_login_change(sender, instance, update_fields=None, **kwargs):
         return
     if update_fields is not None and not set(update_fields) & set(_login_fields):
         return
-    before = (get_user_model()._default_manager.filter(pk=instance.pk)
-              .values_list(*_login_fields).first())
+    before = (
+        get_user_model()._default_manager.filter(pk=instance.pk).values_list(*_login_fields).first()
+    )
     instance._logins_changed = before is not None and before != (
-        instance.password, instance.is_active)
+        instance.password,
+        instance.is_active,
+    )
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="rummy.table.sockets.post_save")

@@ -16,9 +16,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from rummy import play
 from rummy.clock import deadlines
 from rummy.table import dispatch
-from rummy import play
 from rummy.table.access import game_at_least, get_game_for_viewer, may_view
 from rummy.table.presenters import SORTS, table_context
 

@@ -28,12 +28,17 @@ def _classes(c, selectable):
 def _face(c):
     joker = mark_safe('<span class="joker-mark" aria-hidden="true">★</span>') if c["joker"] else ""
     suit = (
-        format_html('<span class="suit" aria-hidden="true">{}<small>{}</small></span>',
-                    c["symbol"], c["suit"])
+        format_html(
+            '<span class="suit" aria-hidden="true">{}<small>{}</small></span>',
+            c["symbol"],
+            c["suit"],
+        )
         if c["symbol"]
         else ""
     )
-    return format_html('{}<span class="rank" aria-hidden="true">{}</span>{}', joker, c["rank"], suit)
+    return format_html(
+        '{}<span class="rank" aria-hidden="true">{}</span>{}', joker, c["rank"], suit
+    )
 
 
 @register.simple_tag
@@ -44,11 +49,20 @@ def card(c, button=False, revealed=False):
         return format_html(
             '<button type="submit" name="action" value="select:{}" class="{}" data-card="{}" '
             'data-ref="{}" aria-pressed="{}" aria-label="{}">{}</button>',
-            c["ref"], _classes(c, True), c["code"], c["ref"],
-            "true" if c["selected"] else "false", c["label"], _face(c),
+            c["ref"],
+            _classes(c, True),
+            c["code"],
+            c["ref"],
+            "true" if c["selected"] else "false",
+            c["label"],
+            _face(c),
         )
     marker = "data-revealed-card" if revealed else "data-card"
     return format_html(
         '<span class="{}" {}="{}" role="img" aria-label="{}">{}</span>',
-        _classes(c, False), marker, c["code"], c["label"], _face(c),
+        _classes(c, False),
+        marker,
+        c["code"],
+        c["label"],
+        _face(c),
     )

@@ -23,8 +23,11 @@ def duration_text(seconds):
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
-    day, hour, minute = (pgettext("days, short", "d"), pgettext("hours, short", "h"),
-                         pgettext("minutes, short", "min"))
+    day, hour, minute = (
+        pgettext("days, short", "d"),
+        pgettext("hours, short", "h"),
+        pgettext("minutes, short", "min"),
+    )
     if days:
         return f"{days} {day} {hours} {hour}" if hours else f"{days} {day}"
     if hours:
@@ -35,7 +38,7 @@ def duration_text(seconds):
 
 
 def time_left_text(deadline, now=None):
-    """"in 5 h 12 min" before the deadline, "overdue" after it."""
+    """ "in 5 h 12 min" before the deadline, "overdue" after it."""
     now = now or timezone.now()
     left = (deadline - now).total_seconds()
     if left <= 0:
@@ -45,7 +48,7 @@ def time_left_text(deadline, now=None):
 
 def absolute_text(deadline):
     """The deadline in UTC, for pages without JavaScript and for emails."""
-    utc = timezone.localtime(deadline, datetime.timezone.utc)
+    utc = timezone.localtime(deadline, datetime.UTC)
     return _("%(when)s UTC") % {"when": date_format(utc, "D j M, H:i")}
 
 
@@ -54,7 +57,7 @@ def countdown(deadline, now=None):
     """A ``<time class="countdown">`` element, or nothing when there is no deadline."""
     if not deadline:
         return ""
-    iso = deadline.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    iso = deadline.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return format_html(
         '<time class="countdown" datetime="{iso}" data-deadline="{iso}" '
         'data-overdue="{overdue}" data-in="{in_fmt}" data-units="{units}" data-less="{less}" '
@@ -63,8 +66,13 @@ def countdown(deadline, now=None):
         iso=iso,
         overdue=_("overdue"),
         in_fmt=_("in %(time)s"),
-        units=" ".join([pgettext("days, short", "d"), pgettext("hours, short", "h"),
-                        pgettext("minutes, short", "min")]),
+        units=" ".join(
+            [
+                pgettext("days, short", "d"),
+                pgettext("hours, short", "h"),
+                pgettext("minutes, short", "min"),
+            ]
+        ),
         less=_("less than a minute"),
         absolute=absolute_text(deadline),
         left=time_left_text(deadline, now),

@@ -10,6 +10,7 @@
 * On failure every phone's page is saved to test-artifacts/e2e/<test>-<name>.png.
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -64,8 +65,13 @@ def server_env(tmp_path_factory):
     """The environment of the server and of every helper process: the embedded default
     (SQLite file, in-memory channel layer, DEBUG on), whatever the caller's shell has."""
     env = dict(os.environ)
-    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "ALLOWED_HOSTS",
-                 "CSRF_TRUSTED_ORIGINS"):
+    for name in (
+        "DATABASE_URL",
+        "REDIS_URL",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+    ):
         env.pop(name, None)
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -73,8 +79,13 @@ def server_env(tmp_path_factory):
         DEBUG="1",
         PYTHONUNBUFFERED="1",
     )
-    subprocess.run([_python(), "manage.py", "migrate", "--noinput", "-v", "0"],
-                   cwd=ROOT, env=env, check=True, timeout=120)
+    subprocess.run(
+        [_python(), "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
     return env
 
 
@@ -83,10 +94,13 @@ def server(server_env, tmp_path_factory):
     """The base URL of a running daphne; stopped (its process group) even on failure."""
     port = _free_port()
     log_path = tmp_path_factory.mktemp("e2e-log") / "daphne.log"
-    log = open(log_path, "wb")
+    log = open(log_path, "wb")  # noqa: SIM115 (open while the server runs; closed below)
     proc = subprocess.Popen(
         [_daphne(), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=server_env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -127,7 +141,11 @@ def django_snippet(server_env):
         prelude = "import django, sys\ndjango.setup()\n"
         done = subprocess.run(
             [_python(), "-c", prelude + code, *map(str, args)],
-            cwd=ROOT, env=server_env, capture_output=True, text=True, timeout=60,
+            cwd=ROOT,
+            env=server_env,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         if done.returncode:
             raise RuntimeError(f"snippet failed:\n{done.stdout}\n{done.stderr}")
@@ -143,8 +161,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                      headless=True)
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             yield chromium
         finally:
@@ -162,7 +179,8 @@ SOCKET_PROBE = """
   });
   document.addEventListener("htmx:wsClose", (e) => {
     if (e.target && e.target.id === "game") { window.__e2e.closes += 1; }
-    window.__e2e.log.push(["close", e.target && e.target.id, Date.now(), e.detail && e.detail.event && e.detail.event.code]);
+    window.__e2e.log.push(["close", e.target && e.target.id, Date.now(),
+                           e.detail && e.detail.event && e.detail.event.code]);
   });
   document.addEventListener("htmx:wsAfterMessage", (e) => {
     if (e.target && e.target.id === "game") { window.__e2e.frames += 1; }
@@ -189,10 +207,9 @@ def phone(browser, server, request):
 
     yield make
     for context in contexts:
-        try:
+        # The browser may already be gone; nothing left to free then.
+        with contextlib.suppress(Exception):
             context.close()
-        except Exception:  # the browser may already be gone; nothing left to free
-            pass
 
 
 def _slug(text):

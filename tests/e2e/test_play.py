@@ -81,7 +81,8 @@ def wait_live(page: Page, opens=1):
     """The table page's socket is open and its first frame (the full view) arrived."""
     page.wait_for_function(
         "n => window.__e2e && window.__e2e.opens >= n && window.__e2e.frames >= n",
-        arg=opens, timeout=15_000,
+        arg=opens,
+        timeout=15_000,
     )
 
 
@@ -221,7 +222,8 @@ def test_two_phones_play_several_turns_live(phone, server, django_snippet):
         b.locator("#btn-draw").tap()
         expect(a.locator("#stock-size")).to_have_text(stock(31 - n), timeout=LIVE)
         expect(player_row(a, seat["B"]).locator(".hand-size")).to_have_text(
-            str(10 + n), timeout=LIVE)
+            str(10 + n), timeout=LIVE
+        )
         expect(b.locator(f'#hand [data-card="{card}"]')).to_have_count(1, timeout=LIVE)
         if n < 3:
             expect(b.locator("#btn-meld")).to_be_visible(timeout=LIVE)

@@ -4,8 +4,17 @@ import random
 
 import pytest
 
-from rummy.engine import (RuleError, apply_action, can_knock_after, end_early, legal_actions,
-                          new_game, parse_cards, play_timeout, position)
+from rummy.engine import (
+    RuleError,
+    apply_action,
+    can_knock_after,
+    end_early,
+    legal_actions,
+    new_game,
+    parse_cards,
+    play_timeout,
+    position,
+)
 
 H2 = ["7H 8H 2C 3D 4S 5S 9C 10D JS QS", "AC AD 4C 6D 8S 9S 10S KD KH KC"]
 
@@ -55,14 +64,27 @@ def test_meld_accepts_card_lists_and_card_strings():
     assert a == b == c
 
 
-@pytest.mark.parametrize("seat, action", [
-    (0, None), (0, "draw"), (0, {}), (0, {"do": "discard"}), (0, {"do": 3}),
-    (2, {"do": "draw"}), (-1, {"do": "draw"}), (True, {"do": "draw"}), ("0", {"do": "draw"}),
-    (0, {"do": "meld"}), (0, {"do": "meld", "table": "7H 8H 9H"}), (0, {"do": "meld", "table": [7]}),
-    (0, {"do": "meld", "table": [["7H", 8]]}), (0, {"do": "meld", "table": ["7H 8H ZZ"]}),
-    (0, {"do": "meld", "table": ["7H 8H 9H"], "knock": "yes"}),
-    (1, {"do": "meld", "table": ["7H 8H XX"]}),  # bad_action comes before not_your_turn
-])
+@pytest.mark.parametrize(
+    "seat, action",
+    [
+        (0, None),
+        (0, "draw"),
+        (0, {}),
+        (0, {"do": "discard"}),
+        (0, {"do": 3}),
+        (2, {"do": "draw"}),
+        (-1, {"do": "draw"}),
+        (True, {"do": "draw"}),
+        ("0", {"do": "draw"}),
+        (0, {"do": "meld"}),
+        (0, {"do": "meld", "table": "7H 8H 9H"}),
+        (0, {"do": "meld", "table": [7]}),
+        (0, {"do": "meld", "table": [["7H", 8]]}),
+        (0, {"do": "meld", "table": ["7H 8H ZZ"]}),
+        (0, {"do": "meld", "table": ["7H 8H 9H"], "knock": "yes"}),
+        (1, {"do": "meld", "table": ["7H 8H XX"]}),  # bad_action comes before not_your_turn
+    ],
+)
 def test_bad_action(seat, action):
     rejected(position(H2, stock="9H 5D", drawn=1), seat, action, "bad_action")
 
@@ -93,14 +115,17 @@ def test_R3_1_must_draw_before_meld_or_knock():
     rejected(s, 0, {"do": "knock"}, "must_draw")
 
 
-@pytest.mark.parametrize("table, code", [
-    (["5S 6S 7S", "8H 8D 2C"], "table_card_missing"),   # R5.2 (b)
-    (["5S 6S 7S 8S", "9H 10H JH"], "not_in_hand"),
-    (["5S 6S 7S 8S"], "nothing_added"),                  # R5.2 (a)
-    (["5S 6S 7S", "8S 8H *"], "joker_undeclared"),       # Decision R4.4
-    (["5S 6S", "7S 8S 8H"], "invalid_meld"),             # R5.2 (c)
-    (["5S 6S 7S", "8S 8H 8H"], "not_in_hand"),
-])
+@pytest.mark.parametrize(
+    "table, code",
+    [
+        (["5S 6S 7S", "8H 8D 2C"], "table_card_missing"),  # R5.2 (b)
+        (["5S 6S 7S 8S", "9H 10H JH"], "not_in_hand"),
+        (["5S 6S 7S 8S"], "nothing_added"),  # R5.2 (a)
+        (["5S 6S 7S", "8S 8H *"], "joker_undeclared"),  # Decision R4.4
+        (["5S 6S", "7S 8S 8H"], "invalid_meld"),  # R5.2 (c)
+        (["5S 6S 7S", "8S 8H 8H"], "not_in_hand"),
+    ],
+)
 def test_R5_2_meld_errors(table, code):
     s = position(["8H 8D 2C *", "KS KH"], table=["5S 6S 7S 8S"], stock="3C", drawn=1)
     e = rejected(s, 0, {"do": "meld", "table": table}, code)
@@ -177,7 +202,11 @@ def test_R8_hand_made_empty_stock_treats_lap_as_running():
 
 def test_legal_actions():
     s = position(["AC", "KS QS"], stock="2C 3C 4C")
-    assert legal_actions(s, 0) == ["draw"] and legal_actions(s, 1) == [] and legal_actions(s, None) == []
+    assert (
+        legal_actions(s, 0) == ["draw"]
+        and legal_actions(s, 1) == []
+        and legal_actions(s, None) == []
+    )
     s = apply_action(s, 0, {"do": "draw"})
     assert legal_actions(s, 0) == ["draw", "meld", "knock"]
     s = apply_action(s, 0, {"do": "draw"})  # AC 2C 3C = 6 points: over the limit
@@ -192,7 +221,7 @@ def test_can_knock_after():
     s = position(["7H 8H 9H 2C", "KS QS"], stock="3C", drawn=1)
     assert can_knock_after(s, 0, parse_cards("2C"))
     assert not can_knock_after(s, 0, parse_cards("2C 4C"))
-    assert not can_knock_after(s, 0, [])          # going out, not a knock (R6.2)
+    assert not can_knock_after(s, 0, [])  # going out, not a knock (R6.2)
     assert not can_knock_after(s, 1, parse_cards("2C"))
     assert not can_knock_after(position(["2C", "KS"], stock="3C"), 0, parse_cards("2C"))
 
@@ -243,16 +272,25 @@ def test_whole_game_with_random_dealing_reaches_an_end():
     assert s.last_round["reason"] == "stock_out"
 
 
-@pytest.mark.parametrize("state, seat, action", [
-    (position(H2, stock="9H 5D"), 0, {"do": "draw"}),
-    (position(["7H 8H 9H 2C", "KS"], table=["*5S 6S 7S"], stock="5D", drawn=1), 0,
-     {"do": "meld", "table": ["7H 8H 9H", "*5S 6S 7S"]}),
-    (position(["7H 8H 9H 2C", "KS"], stock="5D", drawn=1), 0,
-     {"do": "meld", "table": ["7H 8H 9H"], "knock": True}),
-    (position(["AC", "KS"], stock="2C", drawn=1), 0, {"do": "knock"}),
-    (position(["AC", "KS"], stock="", final_turns=2), 0, {"do": "pass"}),
-    (position(["AC", "KS"], stock="", final_turns=1), 0, {"do": "pass"}),
-])
+@pytest.mark.parametrize(
+    "state, seat, action",
+    [
+        (position(H2, stock="9H 5D"), 0, {"do": "draw"}),
+        (
+            position(["7H 8H 9H 2C", "KS"], table=["*5S 6S 7S"], stock="5D", drawn=1),
+            0,
+            {"do": "meld", "table": ["7H 8H 9H", "*5S 6S 7S"]},
+        ),
+        (
+            position(["7H 8H 9H 2C", "KS"], stock="5D", drawn=1),
+            0,
+            {"do": "meld", "table": ["7H 8H 9H"], "knock": True},
+        ),
+        (position(["AC", "KS"], stock="2C", drawn=1), 0, {"do": "knock"}),
+        (position(["AC", "KS"], stock="", final_turns=2), 0, {"do": "pass"}),
+        (position(["AC", "KS"], stock="", final_turns=1), 0, {"do": "pass"}),
+    ],
+)
 def test_actions_never_change_their_input(state, seat, action):
     before = state.to_dict()
     after = apply_action(state, seat, action)

@@ -1,4 +1,5 @@
-"""The benchmark module runs and measures what it says (targets are checked by `python -m rummy.engine.bench`)."""
+"""The benchmark module runs and measures what it says (targets are checked by
+`python -m rummy.engine.bench`)."""
 
 from rummy.engine import apply_action
 from rummy.engine.bench import bench_rounds, bench_validation, full_table_position, meld_action

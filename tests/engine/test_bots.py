@@ -23,7 +23,7 @@ def test_bot_draws_when_it_cannot_meld_and_passes_in_the_final_lap():
 
 def test_manipulator_frees_a_table_joker_with_the_real_card():
     s = position(["8H KD", "KS"], table=["*8H 9H 10H", "4C 5C 6C"], stock="3C", drawn=1)
-    table, hand = plan_table(s, 0, random.Random(2), level=1)
+    table, _hand = plan_table(s, 0, random.Random(2), level=1)
     t = apply_action(s, 0, {"do": "meld", "table": table})
     assert [str(c) for c in t.hands[0]] == ["KD"]
     assert any("8H" in format_cards(m).split() for m in t.table)
@@ -31,6 +31,6 @@ def test_manipulator_frees_a_table_joker_with_the_real_card():
 
 def test_manipulator_splits_a_run_with_an_identical_card():
     s = position(["6S QD", "KS", "QS"], table=["3S 4S 5S 6S 7S 8S 9S"], stock="3C", drawn=1)
-    table, hand = plan_table(s, 0, random.Random(3), level=1)
+    table, _hand = plan_table(s, 0, random.Random(3), level=1)
     t = apply_action(s, 0, {"do": "meld", "table": table})
     assert [str(c) for c in t.hands[0]] == ["QD"] and len(t.table) == 2

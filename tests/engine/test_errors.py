@@ -4,9 +4,21 @@ import pytest
 
 from rummy.engine import ERROR_CODES, RuleError
 
-README_CODES = ["round_over", "bad_action", "not_your_turn", "stock_empty", "must_draw",
-                "table_card_missing", "not_in_hand", "nothing_added", "joker_undeclared",
-                "invalid_meld", "joker_locked", "knock_limit", "cannot_pass"]
+README_CODES = [
+    "round_over",
+    "bad_action",
+    "not_your_turn",
+    "stock_empty",
+    "must_draw",
+    "table_card_missing",
+    "not_in_hand",
+    "nothing_added",
+    "joker_undeclared",
+    "invalid_meld",
+    "joker_locked",
+    "knock_limit",
+    "cannot_pass",
+]
 
 
 def test_every_readme_code_has_a_default_message_plus_engine_codes():

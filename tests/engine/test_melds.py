@@ -1,7 +1,8 @@
 """Melds (R4): groups, sequences, jokers, and the reasons given for invalid ones."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummy.engine import RuleError, joker_options, meld_problem, parse_cards, validate_meld
 from rummy.engine.cards import JOKER_AS, REAL_CARDS
@@ -17,32 +18,45 @@ def error(text):
     return e.value
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("8S 8H 8D", "group"), ("8S 8H 8D 8C", "group"), ("AS AH AD", "group"),     # R4.2
-    ("7H 8H 9H", "sequence"), ("9H 7H 8H", "sequence"),                          # R4.3
-    ("AH 2H 3H", "sequence"), ("QH KH AH", "sequence"),
-    ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", "sequence"),
-    ("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "sequence"),
-    ("7H *8H 9H", "sequence"), ("*8S *8H 8D", "group"), ("QD KD *AD", "sequence"),  # R4.4
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("8S 8H 8D", "group"),
+        ("8S 8H 8D 8C", "group"),
+        ("AS AH AD", "group"),  # R4.2
+        ("7H 8H 9H", "sequence"),
+        ("9H 7H 8H", "sequence"),  # R4.3
+        ("AH 2H 3H", "sequence"),
+        ("QH KH AH", "sequence"),
+        ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS", "sequence"),
+        ("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "sequence"),
+        ("7H *8H 9H", "sequence"),
+        ("*8S *8H 8D", "group"),
+        ("QD KD *AD", "sequence"),  # R4.4
+    ],
+)
 def test_valid_melds(text, expected):
     assert kind(text) == expected
     assert meld_problem(parse_cards(text)) is None
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("7H 8H", "at least 3 cards"),                                     # R4.1
-    ("8S 8S 8H", "two 8♠"),                                            # R4.2
-    ("8S 8H 8D 8C 8S", "two 8♠"),
-    ("KS AS 2S", "cannot wrap"), ("QH KH AH 2H", "cannot wrap"),      # R4.3
-    ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "two A♠"),
-    ("7H 9H 10H", "gap between 7♥ and 9♥"),
-    ("7H 8S 9H", "one rank"),
-    ("7H 7H 8H", "two 7♥"),
-    ("7H *8S 9H", "one rank"),                                         # R4.4
-    ("7H *10H 9H", "gap"),
-    ("8S *8S 8H", "two 8♠"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("7H 8H", "at least 3 cards"),  # R4.1
+        ("8S 8S 8H", "two 8♠"),  # R4.2
+        ("8S 8H 8D 8C 8S", "two 8♠"),
+        ("KS AS 2S", "cannot wrap"),
+        ("QH KH AH 2H", "cannot wrap"),  # R4.3
+        ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", "two A♠"),
+        ("7H 9H 10H", "gap between 7♥ and 9♥"),
+        ("7H 8S 9H", "one rank"),
+        ("7H 7H 8H", "two 7♥"),
+        ("7H *8S 9H", "one rank"),  # R4.4
+        ("7H *10H 9H", "gap"),
+        ("8S *8S 8H", "two 8♠"),
+    ],
+)
 def test_invalid_melds_say_why(text, reason):
     e = error(text)
     assert e.code == "invalid_meld"
@@ -55,24 +69,28 @@ def test_decision_R4_4_undeclared_joker_is_not_valid():
     assert meld_problem(parse_cards("7H 8H *")).code == "joker_undeclared"
 
 
-@pytest.mark.parametrize("others, options", [
-    ("7H 8H", "6H 9H"),             # the Decision's own example
-    ("8S 8H", "8C 8D"),
-    ("QH KH", "AH JH"),             # ace high fits after the king
-    ("AH 2H", "3H"),                # no wrap below the ace
-    ("7H 9H", "8H"),
-    ("8S 8H 8D", "8C"),
-    ("8S 8H 8D 8C", ""),            # a group of four is full
-    ("7H 9S", ""),                  # nothing can fix it
-    ("7H", ""),                     # two cards are never a meld
-    ("7H *8H", "6H 9H"),
-    ("7H 8H *", ""),                # an undeclared joker among the others
-])
+@pytest.mark.parametrize(
+    "others, options",
+    [
+        ("7H 8H", "6H 9H"),  # the Decision's own example
+        ("8S 8H", "8C 8D"),
+        ("QH KH", "AH JH"),  # ace high fits after the king
+        ("AH 2H", "3H"),  # no wrap below the ace
+        ("7H 9H", "8H"),
+        ("8S 8H 8D", "8C"),
+        ("8S 8H 8D 8C", ""),  # a group of four is full
+        ("7H 9S", ""),  # nothing can fix it
+        ("7H", ""),  # two cards are never a meld
+        ("7H *8H", "6H 9H"),
+        ("7H 8H *", ""),  # an undeclared joker among the others
+    ],
+)
 def test_R4_4_joker_options(others, options):
     assert joker_options(parse_cards(others)) == parse_cards(options)
 
 
 # -- an independent reference for R4, to compare against on random melds ----------------
+
 
 def reference_kind(cards):
     if any(c.joker and c.declared is None for c in cards):

@@ -46,13 +46,16 @@ def test_R7_6_losers_score_zero_and_winners_are_ascending():
     assert winners == [0, 1, 3] and points[2] == 0
 
 
-@pytest.mark.parametrize("scores, won, target, expected", [
-    ([140, 20, 30], [3, 1, 1], 150, (False, None, None)),                    # R9.1
-    ([152, 40, 90], [3, 1, 2], 150, (True, [327, 65, 140], [0])),            # R9.2
-    ([150, 100], [0, 6], 150, (True, [250, 250], [0, 1])),                   # R9.3
-    ([150, 140], [1, 10], 150, (True, [275, 390], [1])),
-    ([100, 50], [3, 1], 100, (True, [275, 75], [0])),                        # R10
-])
+@pytest.mark.parametrize(
+    "scores, won, target, expected",
+    [
+        ([140, 20, 30], [3, 1, 1], 150, (False, None, None)),  # R9.1
+        ([152, 40, 90], [3, 1, 2], 150, (True, [327, 65, 140], [0])),  # R9.2
+        ([150, 100], [0, 6], 150, (True, [250, 250], [0, 1])),  # R9.3
+        ([150, 140], [1, 10], 150, (True, [275, 390], [1])),
+        ([100, 50], [3, 1], 100, (True, [275, 75], [0])),  # R10
+    ],
+)
 def test_R9_final_result(scores, won, target, expected):
     assert final_result(scores, won, target) == expected
 

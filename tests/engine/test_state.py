@@ -6,8 +6,17 @@ from collections import Counter
 
 import pytest
 
-from rummy.engine import (GameState, RuleError, Settings, apply_action, deal_next_round, end_early,
-                          new_deck, new_game, position)
+from rummy.engine import (
+    GameState,
+    RuleError,
+    Settings,
+    apply_action,
+    deal_next_round,
+    end_early,
+    new_deck,
+    new_game,
+    position,
+)
 
 
 def test_R2_1_first_dealer_is_random_and_injectable():
@@ -92,8 +101,16 @@ def test_R10_settings_defaults_validation_and_round_trip():
 
 
 def test_position_defaults_and_dealer():
-    p = position(["7H 8H", "KS", "* 2C"], table=["*9H 10H JH"], stock="AC 2C", turn=1, drawn=1,
-                 scores=[1, 2, 3], knock_limit=7, target=99)
+    p = position(
+        ["7H 8H", "KS", "* 2C"],
+        table=["*9H 10H JH"],
+        stock="AC 2C",
+        turn=1,
+        drawn=1,
+        scores=[1, 2, 3],
+        knock_limit=7,
+        target=99,
+    )
     assert p.dealer == 0 and p.turn == 1 and p.drawn == 1 and p.n_players == 3
     assert p.settings == Settings(target=99, knock_limit=7)
     assert p.rounds_won == [0, 0, 0] and p.final_turns is None

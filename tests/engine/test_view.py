@@ -1,5 +1,6 @@
 """The per-seat view (DESIGN "Hidden information"): one seat's view holds nothing more."""
 
+import contextlib
 import json
 
 import pytest
@@ -20,11 +21,11 @@ def tokens(view):
     """Every card token anywhere in the view's JSON."""
     text = json.dumps(view)
     found = set()
-    for word in text.replace('"', " ").replace(",", " ").replace("[", " ").replace("]", " ").split():
-        try:
+    for word in (
+        text.replace('"', " ").replace(",", " ").replace("[", " ").replace("]", " ").split()
+    ):
+        with contextlib.suppress(Exception):
             found.update(str(c) for c in parse_cards(word))
-        except Exception:
-            pass
     return found
 
 

@@ -23,8 +23,9 @@ def test_get_league_for_member(cast, league, public_league):
         get_league_for_member(AnonymousUser(), public_league.slug)
 
 
-@pytest.mark.parametrize("role, allowed", [("owner", True), ("admin", True), ("member", False),
-                                           ("outsider", False)])
+@pytest.mark.parametrize(
+    "role, allowed", [("owner", True), ("admin", True), ("member", False), ("outsider", False)]
+)
 def test_require_league_admin(cast, league, role, allowed):
     if allowed:
         assert require_league_admin(cast[role], league).is_admin

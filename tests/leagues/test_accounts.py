@@ -79,7 +79,11 @@ def test_password_change(client, cast):
     assert client.get(reverse("password_change")).status_code == 200
     response = client.post(
         reverse("password_change"),
-        {"old_password": PASSWORD, "new_password1": "Brand-new-secret-7", "new_password2": "Brand-new-secret-7"},
+        {
+            "old_password": PASSWORD,
+            "new_password1": "Brand-new-secret-7",
+            "new_password2": "Brand-new-secret-7",
+        },
     )
     assert response["Location"] == reverse("password_change_done")
     cast["owner"].refresh_from_db()
@@ -115,7 +119,9 @@ def test_password_reset_unknown_email_sends_nothing(client, db, settings):
 
 def test_profile_shows_leagues_and_results(client, cast, public_league):
     season = make_season(public_league)
-    make_game(public_league, season, [(cast["member"], 160, 3, True), (cast["owner"], 40, 1, False)])
+    make_game(
+        public_league, season, [(cast["member"], 160, 3, True), (cast["owner"], 40, 1, False)]
+    )
     client.force_login(cast["outsider"])
     response = client.get(reverse("profile", args=["carol"]))
     page = response.content.decode()

@@ -17,19 +17,28 @@ def staff_client(client, cast):
 def test_changelists_and_forms_load(staff_client, league, season, model):
     Invite.objects.create(league=league)
     assert staff_client.get(reverse(f"admin:leagues_{model}_changelist")).status_code == 200
-    assert staff_client.get(reverse(f"admin:leagues_{model}_changelist") + "?q=a").status_code == 200
+    assert (
+        staff_client.get(reverse(f"admin:leagues_{model}_changelist") + "?q=a").status_code == 200
+    )
     assert staff_client.get(reverse(f"admin:leagues_{model}_add")).status_code == 200
 
 
 def test_change_pages_load(staff_client, cast, league, season):
-    for obj in [cast["owner"], league, league.memberships.first(), season,
-                Invite.objects.create(league=league)]:
+    for obj in [
+        cast["owner"],
+        league,
+        league.memberships.first(),
+        season,
+        Invite.objects.create(league=league),
+    ]:
         url = reverse(f"admin:leagues_{obj._meta.model_name}_change", args=[obj.pk])
         assert staff_client.get(url).status_code == 200
 
 
 def test_close_action(staff_client, cast, league, season):
-    planned = make_season(league, status=Season.Status.PLANNED, start=season.ends_on.replace(year=2030))
+    planned = make_season(
+        league, status=Season.Status.PLANNED, start=season.ends_on.replace(year=2030)
+    )
     make_game(league, season, [(cast["member"], 150, 1, True)])
     response = staff_client.post(
         reverse("admin:leagues_season_changelist"),
@@ -40,15 +49,25 @@ def test_close_action(staff_client, cast, league, season):
     assert "1 season(s) closed" in page and "has not started" in page
     season.refresh_from_db()
     planned.refresh_from_db()
-    assert season.status == Season.Status.CLOSED and list(season.champions.all()) == [cast["member"]]
+    assert season.status == Season.Status.CLOSED and list(season.champions.all()) == [
+        cast["member"]
+    ]
     assert planned.status == Season.Status.PLANNED
 
 
 def test_admin_season_form_refuses_overlap(staff_client, league, season):
     response = staff_client.post(
         reverse("admin:leagues_season_add"),
-        {"league": league.pk, "name": "Clash", "starts_on": season.starts_on, "ends_on": season.ends_on,
-         "status": "planned", "target_score": 150, "knock_limit": 5, "turn_seconds": 86400},
+        {
+            "league": league.pk,
+            "name": "Clash",
+            "starts_on": season.starts_on,
+            "ends_on": season.ends_on,
+            "status": "planned",
+            "target_score": 150,
+            "knock_limit": 5,
+            "turn_seconds": 86400,
+        },
     )
     assert response.status_code == 200
     assert "overlap" in response.content.decode()

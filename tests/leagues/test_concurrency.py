@@ -43,8 +43,10 @@ def at_once(requests):
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run, args=(i, request))
-               for i, (_client, request) in enumerate(requests)]
+    threads = [
+        threading.Thread(target=run, args=(i, request))
+        for i, (_client, request) in enumerate(requests)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -60,10 +62,17 @@ def logged_in(user):
 
 def signup(username, email):
     def request(client):
-        return client.post(reverse("signup"), {
-            "username": username, "display_name": username.title(), "email": email,
-            "password1": PASSWORD, "password2": PASSWORD,
-        })
+        return client.post(
+            reverse("signup"),
+            {
+                "username": username,
+                "display_name": username.title(),
+                "email": email,
+                "password1": PASSWORD,
+                "password2": PASSWORD,
+            },
+        )
+
     return request
 
 
@@ -71,8 +80,9 @@ def signup(username, email):
 
 
 def test_one_username_signed_up_twelve_times_at_once():
-    statuses, errors = at_once([(Client(), signup("erika", "erika@example.com"))
-                                for _ in range(12)])
+    statuses, errors = at_once(
+        [(Client(), signup("erika", "erika@example.com")) for _ in range(12)]
+    )
     assert errors == []
     assert set(statuses) <= {200, 302} and statuses.count(302) >= 1
     assert User.objects.filter(username="erika").count() == 1
@@ -80,8 +90,9 @@ def test_one_username_signed_up_twelve_times_at_once():
 
 def test_one_email_signed_up_twelve_times_at_once():
     # Different usernames, one address: every answer is the same "check your email".
-    statuses, errors = at_once([(Client(), signup(f"erika{n}", "erika@example.com"))
-                                for n in range(12)])
+    statuses, errors = at_once(
+        [(Client(), signup(f"erika{n}", "erika@example.com")) for n in range(12)]
+    )
     assert errors == []
     assert statuses == [302] * 12
     assert User.objects.filter(email__iexact="erika@example.com").count() == 1
@@ -91,8 +102,9 @@ def test_one_league_name_created_ten_times_at_once():
     users = [make_user() for _ in range(10)]
 
     def create(client):
-        return client.post(reverse("leagues:create"), {"name": "Night Owls",
-                                                        "visibility": "invite"})
+        return client.post(
+            reverse("leagues:create"), {"name": "Night Owls", "visibility": "invite"}
+        )
 
     statuses, errors = at_once([(logged_in(user), create) for user in users])
     assert errors == []
@@ -121,6 +133,7 @@ def owners(league):
 
 def test_two_owners_leaving_at_once_leave_an_owner():
     for league, first, second in two_owner_leagues():
+
         def leave(client, slug=league.slug):
             return client.post(reverse("leagues:leave", args=[slug]))
 
@@ -131,32 +144,42 @@ def test_two_owners_leaving_at_once_leave_an_owner():
 
 def test_two_owners_stepping_down_at_once_leave_an_owner():
     for league, first, second in two_owner_leagues():
+
         def step_down(user, league=league):
             pk = league.memberships.get(user=user).pk
 
             def request(client):
-                return client.post(reverse("leagues:set_role", args=[league.slug, pk]),
-                                   {"role": Membership.Role.ADMIN})
+                return client.post(
+                    reverse("leagues:set_role", args=[league.slug, pk]),
+                    {"role": Membership.Role.ADMIN},
+                )
+
             return request
 
-        statuses, errors = at_once([(logged_in(first), step_down(first)),
-                                    (logged_in(second), step_down(second))])
+        statuses, errors = at_once(
+            [(logged_in(first), step_down(first)), (logged_in(second), step_down(second))]
+        )
         assert errors == [] and statuses == [302, 302]
         assert owners(league) == 1
 
 
 def test_two_owners_demoting_each_other_at_once_leave_an_owner():
     for league, first, second in two_owner_leagues():
+
         def demote(user, league=league):
             pk = league.memberships.get(user=user).pk
 
             def request(client):
-                return client.post(reverse("leagues:set_role", args=[league.slug, pk]),
-                                   {"role": Membership.Role.MEMBER})
+                return client.post(
+                    reverse("leagues:set_role", args=[league.slug, pk]),
+                    {"role": Membership.Role.MEMBER},
+                )
+
             return request
 
-        statuses, errors = at_once([(logged_in(first), demote(second)),
-                                    (logged_in(second), demote(first))])
+        statuses, errors = at_once(
+            [(logged_in(first), demote(second)), (logged_in(second), demote(first))]
+        )
         # 403: the view's own check already saw the other's demotion.
         assert errors == [] and set(statuses) <= {302, 403}
         assert owners(league) == 1
@@ -166,9 +189,14 @@ def test_ten_identical_seasons_at_once_make_one():
     owner = make_user()
     league = make_league(owner)
     start = datetime.date(2030, 1, 1)
-    data = {"name": "Spring", "starts_on": start.isoformat(),
-            "ends_on": (start + datetime.timedelta(days=60)).isoformat(),
-            "target_score": 150, "knock_limit": 5, "turn_seconds": 86400}
+    data = {
+        "name": "Spring",
+        "starts_on": start.isoformat(),
+        "ends_on": (start + datetime.timedelta(days=60)).isoformat(),
+        "target_score": 150,
+        "knock_limit": 5,
+        "turn_seconds": 86400,
+    }
 
     def create(client):
         return client.post(reverse("leagues:season_create", args=[league.slug]), data)

@@ -6,11 +6,19 @@ from leagues.models import League, Membership, Season, User
 
 def test_load_demo_is_idempotent(db, client):
     call_command("load_demo")
-    counts = (User.objects.count(), League.objects.count(), Membership.objects.count(),
-              Season.objects.count())
+    counts = (
+        User.objects.count(),
+        League.objects.count(),
+        Membership.objects.count(),
+        Season.objects.count(),
+    )
     call_command("load_demo")
-    assert counts == (User.objects.count(), League.objects.count(), Membership.objects.count(),
-                      Season.objects.count())
+    assert counts == (
+        User.objects.count(),
+        League.objects.count(),
+        Membership.objects.count(),
+        Season.objects.count(),
+    )
     assert counts == (4, 2, 6, 1)
 
 

@@ -65,8 +65,9 @@ def test_join_with_invite(client, cast, league):
         ({"max_uses": 1, "uses": 1}, "as many times as allowed"),
     ],
 )
-def test_unusable_invites_change_nothing_and_do_not_name_the_league(client, cast, league,
-                                                                  fields, words):
+def test_unusable_invites_change_nothing_and_do_not_name_the_league(
+    client, cast, league, fields, words
+):
     league.description = "Secret Tuesday games at Anna's."
     league.save()
     invite = Invite.objects.create(league=league, **fields)
@@ -74,13 +75,13 @@ def test_unusable_invites_change_nothing_and_do_not_name_the_league(client, cast
     # The same answer as for a link that never existed.
     never = client.get(reverse("leagues:join_invite", args=["never-was-a-token"]))
     assert never.status_code == 404 and "cannot be used" in never.content.decode()
-    for response in (client.get(invite.get_absolute_url()),
-                     client.post(invite.get_absolute_url())):
+    for response in (client.get(invite.get_absolute_url()), client.post(invite.get_absolute_url())):
         page = response.content.decode()
         assert response.status_code == 404
         assert league.name not in page and "Secret Tuesday" not in page
         assert without_tokens(page.replace(invite.token, "T")) == without_tokens(
-            never.content.decode().replace("never-was-a-token", "T"))
+            never.content.decode().replace("never-was-a-token", "T")
+        )
     assert not league.memberships.filter(user=cast["outsider"]).exists()
     uses = invite.uses
     invite.refresh_from_db()

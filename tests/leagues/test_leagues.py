@@ -4,9 +4,9 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 
 from leagues.models import League, Membership
+from rummy.models import Game
 
 from .conftest import make_game, make_season
-from rummy.models import Game
 
 
 def messages_of(response):
@@ -98,7 +98,9 @@ def test_league_page_lists_season_tables_games_results_members(client, cast, lea
     season = make_season(league, name="Spring")
     open_table = make_game(league, None, [(cast["owner"], 0, 0, False)], status=Game.Status.OPEN)
     running = make_game(league, season, [(cast["admin"], 0, 0, False)], status=Game.Status.ACTIVE)
-    done = make_game(league, season, [(cast["member"], 150, 2, True), (cast["owner"], 20, 0, False)])
+    done = make_game(
+        league, season, [(cast["member"], 150, 2, True), (cast["owner"], 20, 0, False)]
+    )
     voided = make_game(league, season, [(cast["member"], 0, 0, False)], status=Game.Status.VOIDED)
     client.force_login(cast["member"])
     response = client.get(league.get_absolute_url())
@@ -116,16 +118,16 @@ def test_league_page_lists_season_tables_games_results_members(client, cast, lea
 
 
 def test_public_league_outsider_sees_tables_without_controls(client, cast, public_league):
-    running = make_game(public_league, None, [(cast["owner"], 0, 0, False)], status=Game.Status.ACTIVE)
+    running = make_game(
+        public_league, None, [(cast["owner"], 0, 0, False)], status=Game.Status.ACTIVE
+    )
     client.force_login(cast["outsider"])
     page = client.get(public_league.get_absolute_url()).content.decode()
     assert running.get_absolute_url() in page
     assert "Join this league" in page and "Leave league" not in page
 
 
-def test_a_new_leagues_address_does_not_reveal_a_private_league_of_that_name(
-    client, cast, league
-):
+def test_a_new_leagues_address_does_not_reveal_a_private_league_of_that_name(client, cast, league):
     # ``league`` ("Private-Club", invite-only) exists; an outsider creates one with the
     # same name and one with a name no league has: both addresses look alike.
     client.force_login(cast["outsider"])

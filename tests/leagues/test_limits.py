@@ -19,10 +19,17 @@ def _mail(settings):
 
 def signup(n, ip="203.0.113.7"):
     password = "Carousel-is-fun-99"
-    return Client().post(reverse("signup"), {
-        "username": f"newcomer{n}", "display_name": f"Newcomer {n}",
-        "email": f"newcomer{n}@example.com", "password1": password, "password2": password,
-    }, REMOTE_ADDR=ip)
+    return Client().post(
+        reverse("signup"),
+        {
+            "username": f"newcomer{n}",
+            "display_name": f"Newcomer {n}",
+            "email": f"newcomer{n}@example.com",
+            "password1": password,
+            "password2": password,
+        },
+        REMOTE_ADDR=ip,
+    )
 
 
 def test_one_address_cannot_make_accounts_without_end(settings):
@@ -51,14 +58,14 @@ def reset(email, ip="203.0.113.7"):
 
 @pytest.fixture
 def alice():
-    return User.objects.create_user("alice", "alice@example.com", "a-long-pass-42",
-                                    display_name="Alice")
+    return User.objects.create_user(
+        "alice", "alice@example.com", "a-long-pass-42", display_name="Alice"
+    )
 
 
 def test_one_mailbox_gets_few_reset_emails_whoever_asks(settings, alice):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "password_reset_email": "3/h"}
-    statuses = [reset("alice@example.com", ip=f"198.51.100.{n}").status_code
-                for n in range(15)]
+    statuses = [reset("alice@example.com", ip=f"198.51.100.{n}").status_code for n in range(15)]
     assert statuses == [302] * 3 + [429] * 12
     assert len(mail.outbox) == 3
     # The same address written differently is the same mailbox.

@@ -23,7 +23,9 @@ def test_members_page_lists_everyone(client, cast, league):
 
 def test_admin_removes_member_and_their_results_stay(client, cast, league):
     season = make_season(league)
-    game = make_game(league, season, [(cast["member"], 150, 2, True), (cast["owner"], 30, 1, False)])
+    game = make_game(
+        league, season, [(cast["member"], 150, 2, True), (cast["owner"], 30, 1, False)]
+    )
     client.force_login(cast["admin"])
     response = remove(client, league, cast["member"])
     assert "no longer a member" in msg(response)
@@ -80,7 +82,9 @@ def test_owner_sets_roles(client, cast, league):
 def test_only_owner_cannot_demote_themselves(client, cast, league):
     own = league.memberships.get(user=cast["owner"])
     client.force_login(cast["owner"])
-    response = client.post(reverse("leagues:set_role", args=[league.slug, own.pk]), {"role": "member"})
+    response = client.post(
+        reverse("leagues:set_role", args=[league.slug, own.pk]), {"role": "member"}
+    )
     assert "only owner" in msg(response)
     own.refresh_from_db()
     assert own.role == "owner"

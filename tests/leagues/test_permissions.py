@@ -32,32 +32,76 @@ CASES = [
     ("season", "get", lambda w: w["season"].get_absolute_url(), None, VIEW),
     ("members", "get", lambda w: reverse("leagues:members", args=[w["slug"]]), None, ADMIN_VIEW),
     ("invites", "get", lambda w: reverse("leagues:invites", args=[w["slug"]]), None, ADMIN_VIEW),
-    ("invite_create", "post", lambda w: reverse("leagues:invites", args=[w["slug"]]),
-     lambda w: {"valid_days": "3", "max_uses": "2"}, ADMIN_ACTION),
-    ("revoke_invite", "post",
-     lambda w: reverse("leagues:revoke_invite", args=[w["slug"], w["invite"].pk]), None,
-     ADMIN_ACTION),
-    ("remove_member", "post",
-     lambda w: reverse("leagues:remove_member", args=[w["slug"], w["target"].pk]), None,
-     ADMIN_ACTION),
-    ("set_role", "post",
-     lambda w: reverse("leagues:set_role", args=[w["slug"], w["target"].pk]),
-     lambda w: {"role": "admin"}, OWNER_ACTION),
-    ("season_create_form", "get", lambda w: reverse("leagues:season_create", args=[w["slug"]]),
-     None, ADMIN_VIEW),
-    ("season_create", "post", lambda w: reverse("leagues:season_create", args=[w["slug"]]),
-     lambda w: {"name": "Autumn", "starts_on": "2026-09-01", "ends_on": "2026-11-30",
-                "target_score": "150", "knock_limit": "5", "turn_seconds": "86400"},
-     ADMIN_ACTION),
-    ("season_start", "post",
-     lambda w: reverse("leagues:season_start", args=[w["slug"], w["planned"].pk]), None,
-     ADMIN_ACTION),
-    ("season_close", "post",
-     lambda w: reverse("leagues:season_close", args=[w["slug"], w["season"].pk]), None,
-     ADMIN_ACTION),
-    ("void_game", "post",
-     lambda w: reverse("leagues:void_game", args=[w["slug"], w["season"].pk, w["game"].pk]),
-     None, ADMIN_ACTION),
+    (
+        "invite_create",
+        "post",
+        lambda w: reverse("leagues:invites", args=[w["slug"]]),
+        lambda w: {"valid_days": "3", "max_uses": "2"},
+        ADMIN_ACTION,
+    ),
+    (
+        "revoke_invite",
+        "post",
+        lambda w: reverse("leagues:revoke_invite", args=[w["slug"], w["invite"].pk]),
+        None,
+        ADMIN_ACTION,
+    ),
+    (
+        "remove_member",
+        "post",
+        lambda w: reverse("leagues:remove_member", args=[w["slug"], w["target"].pk]),
+        None,
+        ADMIN_ACTION,
+    ),
+    (
+        "set_role",
+        "post",
+        lambda w: reverse("leagues:set_role", args=[w["slug"], w["target"].pk]),
+        lambda w: {"role": "admin"},
+        OWNER_ACTION,
+    ),
+    (
+        "season_create_form",
+        "get",
+        lambda w: reverse("leagues:season_create", args=[w["slug"]]),
+        None,
+        ADMIN_VIEW,
+    ),
+    (
+        "season_create",
+        "post",
+        lambda w: reverse("leagues:season_create", args=[w["slug"]]),
+        lambda w: {
+            "name": "Autumn",
+            "starts_on": "2026-09-01",
+            "ends_on": "2026-11-30",
+            "target_score": "150",
+            "knock_limit": "5",
+            "turn_seconds": "86400",
+        },
+        ADMIN_ACTION,
+    ),
+    (
+        "season_start",
+        "post",
+        lambda w: reverse("leagues:season_start", args=[w["slug"], w["planned"].pk]),
+        None,
+        ADMIN_ACTION,
+    ),
+    (
+        "season_close",
+        "post",
+        lambda w: reverse("leagues:season_close", args=[w["slug"], w["season"].pk]),
+        None,
+        ADMIN_ACTION,
+    ),
+    (
+        "void_game",
+        "post",
+        lambda w: reverse("leagues:void_game", args=[w["slug"], w["season"].pk, w["game"].pk]),
+        None,
+        ADMIN_ACTION,
+    ),
     ("leave", "post", lambda w: reverse("leagues:leave", args=[w["slug"]]), None, MEMBER_ACTION),
     ("join", "post", lambda w: reverse("leagues:join", args=[w["slug"]]), None, MEMBER_ACTION),
 ]
@@ -68,8 +112,12 @@ def _world(league, cast):
     planned = make_season(
         league, status=Season.Status.PLANNED, start=datetime.date(2026, 1, 1), name="Next"
     )
-    game = make_game(league, season, [(cast["owner"], 0, 0, False), (cast["member"], 0, 0, False)],
-                     status=Game.Status.ACTIVE)
+    game = make_game(
+        league,
+        season,
+        [(cast["owner"], 0, 0, False), (cast["member"], 0, 0, False)],
+        status=Game.Status.ACTIVE,
+    )
     return {
         "slug": league.slug,
         "season": season,
@@ -112,7 +160,7 @@ def test_public_league_matrix(client, cast, public_league, role, case):
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_anonymous_is_sent_to_login(client, cast, league, case):
-    name, method, url, data, expected = case
+    _name, method, url, data, _expected = case
     world = _world(league, cast)
     target = url(world)
     response = _request(client, method, target, data(world) if data else None)
@@ -121,10 +169,13 @@ def test_anonymous_is_sent_to_login(client, cast, league, case):
     assert "next=" in response["Location"]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c[1] == "post" and c[0] not in ("invite_create", "season_create")],
-                         ids=lambda c: c[0])
+@pytest.mark.parametrize(
+    "case",
+    [c for c in CASES if c[1] == "post" and c[0] not in ("invite_create", "season_create")],
+    ids=lambda c: c[0],
+)
 def test_state_changes_refuse_get(client, cast, league, case):
-    name, method, url, data, expected = case
+    _name, _method, url, _data, _expected = case
     world = _world(league, cast)
     client.force_login(cast["owner"])
     assert client.get(url(world)).status_code == 405

@@ -19,15 +19,21 @@ def msg(response):
 
 def season_data(**overrides):
     data = {
-        "name": "Summer", "starts_on": "2025-06-01", "ends_on": "2025-08-31",
-        "target_score": "200", "knock_limit": "4", "turn_seconds": "3600",
+        "name": "Summer",
+        "starts_on": "2025-06-01",
+        "ends_on": "2025-08-31",
+        "target_score": "200",
+        "knock_limit": "4",
+        "turn_seconds": "3600",
     }
     data.update(overrides)
     return data
 
 
 def create(client, league, **overrides):
-    return client.post(reverse("leagues:season_create", args=[league.slug]), season_data(**overrides))
+    return client.post(
+        reverse("leagues:season_create", args=[league.slug]), season_data(**overrides)
+    )
 
 
 def test_admin_creates_season_with_house_settings(client, cast, league):
@@ -36,7 +42,11 @@ def test_admin_creates_season_with_house_settings(client, cast, league):
     season = league.seasons.get()
     assert response["Location"] == season.get_absolute_url()
     assert (season.status, season.target_score, season.knock_limit, season.turn_seconds) == (
-        Season.Status.PLANNED, 200, 4, 3600)
+        Season.Status.PLANNED,
+        200,
+        4,
+        3600,
+    )
     page = client.get(season.get_absolute_url()).content.decode()
     assert "Target score 200" in page and "1 hour per turn" in page
 
@@ -60,8 +70,12 @@ def test_bad_season_input_is_refused(client, cast, league, overrides, field, wor
 
 @pytest.mark.parametrize(
     "start, end",
-    [("2025-01-15", "2025-02-15"), ("2024-12-01", "2025-01-01"), ("2025-03-02", "2025-03-02"),
-     ("2024-01-01", "2026-01-01")],
+    [
+        ("2025-01-15", "2025-02-15"),
+        ("2024-12-01", "2025-01-01"),
+        ("2025-03-02", "2025-03-02"),
+        ("2024-01-01", "2026-01-01"),
+    ],
 )
 def test_overlapping_seasons_are_refused(client, cast, league, start, end):
     existing = make_season(league, start=datetime.date(2025, 1, 1), days=60)  # to 2025-03-02
@@ -119,8 +133,12 @@ def test_database_backstops(league, season):
     with pytest.raises(IntegrityError), transaction.atomic():
         make_season(league, start=datetime.date(2030, 1, 1))  # a second active season
     with pytest.raises(IntegrityError), transaction.atomic():
-        Season.objects.create(league=league, name="Backwards", starts_on=datetime.date(2031, 2, 1),
-                              ends_on=datetime.date(2031, 1, 1))
+        Season.objects.create(
+            league=league,
+            name="Backwards",
+            starts_on=datetime.date(2031, 2, 1),
+            ends_on=datetime.date(2031, 1, 1),
+        )
 
 
 def test_close_season(client, cast, league, season):
@@ -169,12 +187,17 @@ def test_running_games_listed_at_close_with_void_button(client, cast, league, se
     assert "still running" in response.content.decode()
     assert list(response.context["running_games"]) == [running]
     assert reverse("leagues:void_game", args=[league.slug, season.pk, running.pk]) in (
-        response.content.decode())
+        response.content.decode()
+    )
 
 
 def test_void_game(client, cast, league, season):
-    running = make_game(league, season, [(cast["owner"], 0, 0, False), (cast["member"], 0, 0, False)],
-                        status=Game.Status.ACTIVE)
+    running = make_game(
+        league,
+        season,
+        [(cast["owner"], 0, 0, False), (cast["member"], 0, 0, False)],
+        status=Game.Status.ACTIVE,
+    )
     season_service.close_season(season)
     client.force_login(cast["admin"])
     response = client.post(reverse("leagues:void_game", args=[league.slug, season.pk, running.pk]))

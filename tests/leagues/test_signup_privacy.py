@@ -22,10 +22,16 @@ def _locmem_email(settings):
 
 
 def signup(client, username, email):
-    return client.post(reverse("signup"), {
-        "username": username, "display_name": username.title(), "email": email,
-        "password1": PASSWORD, "password2": PASSWORD,
-    })
+    return client.post(
+        reverse("signup"),
+        {
+            "username": username,
+            "display_name": username.title(),
+            "email": email,
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
 
 
 def answer(client, response, email):
@@ -33,8 +39,14 @@ def answer(client, response, email):
     page = client.get(response["Location"])
     text = page.content.decode().replace(email, "ADDRESS")
     text = re.sub(r"\b[A-Za-z0-9]{64}\b", "CSRF-TOKEN", text)  # masked per response
-    return (response.status_code, response["Location"], sorted(response.cookies),
-            page.status_code, text, "_auth_user_id" in client.session)
+    return (
+        response.status_code,
+        response["Location"],
+        sorted(response.cookies),
+        page.status_code,
+        text,
+        "_auth_user_id" in client.session,
+    )
 
 
 def test_a_taken_email_gets_the_same_answer_as_a_new_one(client, django_user_model):

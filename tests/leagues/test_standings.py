@@ -21,12 +21,20 @@ def test_rows_add_up_finished_games_only(cast, league, season):
     make_game(league, season, [(c, 0, 0, False)], status=Game.Status.ACTIVE)
     make_game(league, season, [(c, 999, 9, True)], status=Game.Status.VOIDED)
     make_game(league, None, [(c, 999, 9, True)])  # outside any season
-    other = make_season(league, status=Season.Status.CLOSED, start=season.ends_on.replace(year=2030))
+    other = make_season(
+        league, status=Season.Status.CLOSED, start=season.ends_on.replace(year=2030)
+    )
     make_game(league, other, [(c, 999, 9, True)])
     rows = {row["username"]: row for row in compute_standings(season)}
     assert rows["alice"] == {
-        "user_id": a.pk, "username": "alice", "name": "Alice",
-        "played": 2, "won": 1, "rounds_won": 5, "points": 275, "rank": 1,
+        "user_id": a.pk,
+        "username": "alice",
+        "name": "Alice",
+        "played": 2,
+        "won": 1,
+        "rounds_won": 5,
+        "points": 275,
+        "rank": 1,
     }
     assert (rows["bob"]["played"], rows["bob"]["won"], rows["bob"]["points"]) == (2, 1, 241)
     assert (rows["carol"]["played"], rows["carol"]["won"], rows["carol"]["points"]) == (1, 0, 40)
@@ -77,7 +85,9 @@ def test_closing_freezes_standings(cast, league, season):
 def test_game_finishing_after_close_updates_frozen_standings(cast, league, season):
     a, b = cast["owner"], cast["admin"]
     make_game(league, season, [(a, 150, 2, True), (b, 60, 1, False)])
-    running = make_game(league, season, [(a, 0, 0, False), (b, 0, 0, False)], status=Game.Status.ACTIVE)
+    running = make_game(
+        league, season, [(a, 0, 0, False), (b, 0, 0, False)], status=Game.Status.ACTIVE
+    )
     season_service.close_season(season)
     # The admin lets it run; it ends with bob winning twice overall.
     make_game(league, season, [(b, 150, 2, True)])

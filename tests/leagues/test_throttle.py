@@ -3,7 +3,7 @@ per device for a browser that logged in before; pauses that end by themselves, t
 password reset lifts, and that never hold back the owner's own phone."""
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -18,7 +18,7 @@ from leagues import throttle
 from tests.leagues.conftest import PASSWORD, make_user
 
 NAT = "203.0.113.7"  # a carrier NAT address shared by many phones
-START = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
+START = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
 
 def attempt(client, username, password, ip=NAT):
@@ -152,8 +152,9 @@ def test_a_password_reset_lifts_the_pause_and_trusts_the_browser(cast, frozen):
     url = reverse("password_reset_confirm", args=[uid, token])
     form_url = new_phone.get(url)["Location"]  # Django moves the token into the session
     new_password = "another-long-password-77"
-    response = new_phone.post(form_url, {"new_password1": new_password,
-                                         "new_password2": new_password})
+    response = new_phone.post(
+        form_url, {"new_password1": new_password, "new_password2": new_password}
+    )
     assert response.status_code == 302
     assert attempt(new_phone, "alice", new_password).status_code == 302
     # The pause is lifted for every device, not only this one.

@@ -12,8 +12,7 @@ import pytest
 from django.db.models import F
 
 from leagues.models import League, Membership, User
-from rummy import engine
-from rummy import play
+from rummy import engine, play
 from rummy.models import Game
 
 PASSWORD = "a-long-test-password-42"
@@ -22,8 +21,12 @@ REVEALED_RE = re.compile(r'\sdata-revealed-card="([^"]*)"')
 
 
 def make_user(username):
-    return User.objects.create_user(username=username, email=f"{username}@example.com",
-                                    password=PASSWORD, display_name=username.title())
+    return User.objects.create_user(
+        username=username,
+        email=f"{username}@example.com",
+        password=PASSWORD,
+        display_name=username.title(),
+    )
 
 
 @pytest.fixture
@@ -52,8 +55,9 @@ def set_state(game, state):
     """Give a started game a known state (alice is seat 0, bob seat 1)."""
     seats = {s.number: s.user_id for s in game.seats.all()}
     # A new version, as any stored change makes (a draft of the old state is stale).
-    Game.objects.filter(pk=game.pk).update(state=state.to_dict(), to_move_id=seats[state.turn],
-                                           version=F("version") + 1)
+    Game.objects.filter(pk=game.pk).update(
+        state=state.to_dict(), to_move_id=seats[state.turn], version=F("version") + 1
+    )
     game.refresh_from_db()
     return game
 

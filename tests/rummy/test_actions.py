@@ -33,8 +33,11 @@ def test_draw_without_js_redirects_back_to_the_table(client, game, cast):
 
 def test_draw_with_htmx_returns_the_new_view(client, game, cast):
     client.force_login(cast["alice"])
-    response = client.post(reverse("rummy:act", args=[game.pk]),
-                           {"action": "draw", "version": game.version}, headers=HX)
+    response = client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": "draw", "version": game.version},
+        headers=HX,
+    )
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     # After a draw: Meld and Draw (again) are offered (R3.2, R3.3).
@@ -79,18 +82,21 @@ def test_stale_version_says_so_and_shows_the_fresh_table(client, game, cast):
     assert Game.objects.get(pk=game.pk).version == game.version + 1
 
 
-@pytest.mark.parametrize("data", [
-    {"action": "draw"},                                  # no version
-    {"action": "draw", "version": "abc"},                # garbage version
-    {"action": "draw", "version": "-1"},
-    {"action": "draw", "version": "9" * 100},            # oversized
-    {"action": "fly", "version": "{v}"},                 # unknown action
-    {"version": "{v}"},                                  # no action
-    {"action": "x" * 5000, "version": "{v}"},            # oversized payload
-    {"action": "select:zz", "version": "{v}"},
-    {"action": "move:99", "version": "{v}"},
-    {"action": "declare:h0:QQ", "version": "{v}"},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "draw"},  # no version
+        {"action": "draw", "version": "abc"},  # garbage version
+        {"action": "draw", "version": "-1"},
+        {"action": "draw", "version": "9" * 100},  # oversized
+        {"action": "fly", "version": "{v}"},  # unknown action
+        {"version": "{v}"},  # no action
+        {"action": "x" * 5000, "version": "{v}"},  # oversized payload
+        {"action": "select:zz", "version": "{v}"},
+        {"action": "move:99", "version": "{v}"},
+        {"action": "declare:h0:QQ", "version": "{v}"},
+    ],
+)
 def test_malformed_input_is_a_400_with_a_message_and_changes_nothing(client, game, cast, data):
     client.force_login(cast["alice"])
     data = {k: v.replace("{v}", str(game.version)) for k, v in data.items()}
@@ -101,8 +107,7 @@ def test_malformed_input_is_a_400_with_a_message_and_changes_nothing(client, gam
 
 
 def test_pass_only_when_the_stock_is_empty(client, league, cast):
-    game = set_state(start_two(league, cast),
-                     engine.position(["KC KD", "KS"], stock="2C", drawn=1))
+    game = set_state(start_two(league, cast), engine.position(["KC KD", "KS"], stock="2C", drawn=1))
     client.force_login(cast["alice"])
     response = act(client, game, action="pass", version=game.version)
     assert response.status_code == 400
@@ -116,8 +121,9 @@ def test_pass_only_when_the_stock_is_empty(client, league, cast):
 
 
 def test_knock_button_only_within_the_knock_limit(client, league, cast):
-    game = set_state(start_two(league, cast),
-                     engine.position(["AC 2D KS", "KH"], stock="3C 4C", drawn=1))
+    game = set_state(
+        start_two(league, cast), engine.position(["AC 2D KS", "KH"], stock="3C 4C", drawn=1)
+    )
     client.force_login(cast["alice"])
     html = client.get(game.get_absolute_url()).content.decode()
     assert 'value="knock"' not in html  # 13 points > 5 (R6.1)

@@ -7,9 +7,8 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
-from rummy import engine
+from rummy import engine, play
 from rummy.clock import deadlines
-from rummy import play
 from rummy.models import Game, Move, Seat
 from tests.factories import make_league, make_season, make_user, started_game
 
@@ -83,8 +82,11 @@ def test_deadline_change_mid_season_applies_to_next_turns_only():
     alice, bob = make_user(), make_user()
     league = make_league(alice, members=[bob])
     season = make_season(league, turn_seconds=3600)
-    game = started_game([alice, bob], league=league,
-                        state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C"))
+    game = started_game(
+        [alice, bob],
+        league=league,
+        state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C"),
+    )
     first_deadline = game.turn_deadline
     season.turn_seconds = 7 * 86400
     season.save()

@@ -61,8 +61,11 @@ async def test_connect_sends_the_users_own_view(setup):
 
 async def test_outsider_anonymous_and_foreign_origin_are_turned_away(setup):
     game, cast = await database_sync_to_async(lambda: setup)()
-    for user, origin in ((cast["dave"], b"http://testserver"), (None, b"http://testserver"),
-                         (cast["alice"], b"http://evil.example")):
+    for user, origin in (
+        (cast["dave"], b"http://testserver"),
+        (None, b"http://testserver"),
+        (cast["alice"], b"http://evil.example"),
+    ):
         communicator, ok = await connect(f"/ws/games/{game.pk}/", user, origin)
         assert not ok
         await communicator.disconnect()
@@ -76,8 +79,11 @@ async def test_an_action_over_the_socket_updates_everyone_with_their_own_view(se
         assert ok
         await sockets[name].receive_from()
     try:
-        await sockets["alice"].send_to(text_data=json.dumps(
-            {"action": "draw", "version": str(game.version), "HEADERS": {"HX-Request": "true"}}))
+        await sockets["alice"].send_to(
+            text_data=json.dumps(
+                {"action": "draw", "version": str(game.version), "HEADERS": {"HX-Request": "true"}}
+            )
+        )
         frames = {name: await sockets[name].receive_from(timeout=1) for name in sockets}
         for frame in frames.values():
             assert f'data-version="{game.version + 1}"' in frame
@@ -104,8 +110,13 @@ async def test_a_refusal_goes_to_the_sender_only(setup):
         frame = await bob.receive_from()
         assert "It is not your turn." in frame and 'id="game-view"' not in frame
         assert await alice.receive_nothing(timeout=0.2)
-        for junk in ("not json", "[1, 2]", json.dumps({"action": "x" * 9000}),
-                     json.dumps({"action": "draw"}), json.dumps({"action": "fly", "version": 1})):
+        for junk in (
+            "not json",
+            "[1, 2]",
+            json.dumps({"action": "x" * 9000}),
+            json.dumps({"action": "draw"}),
+            json.dumps({"action": "fly", "version": 1}),
+        ):
             await bob.send_to(text_data=junk)
             assert 'class="message error"' in await bob.receive_from()
         assert await alice.receive_nothing(timeout=0.2)
@@ -142,8 +153,9 @@ async def test_draft_edits_answer_the_player_only(setup):
         await alice.send_to(text_data=json.dumps({"action": "meld", "version": game.version + 1}))
         frame = await alice.receive_from()
         assert 'id="editor"' in frame
-        await alice.send_to(text_data=json.dumps({"action": "select:h0",
-                                                  "version": game.version + 1}))
+        await alice.send_to(
+            text_data=json.dumps({"action": "select:h0", "version": game.version + 1})
+        )
         assert 'aria-pressed="true"' in await alice.receive_from()
         assert await bob.receive_nothing(timeout=0.2)
     finally:
@@ -216,8 +228,8 @@ async def test_an_update_already_shown_is_not_rendered_again(setup):
     messages for versions it has already shown are then skipped, not rendered again."""
     from channels.layers import get_channel_layer
 
-    from rummy.play import broadcast
     from rummy import play
+    from rummy.play import broadcast
 
     game, cast = await database_sync_to_async(lambda: setup)()
     bob, ok = await connect(f"/ws/games/{game.pk}/", cast["bob"])

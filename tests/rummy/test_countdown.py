@@ -94,15 +94,16 @@ def test_base_template_loads_countdown_script(client):
 @pytest.mark.django_db
 def test_table_clock_marks_absent_players_and_offers_end_early_to_admins_only():
     from rummy import engine
-    from rummy.table.access import viewable_game
     from rummy.models import Seat
+    from rummy.table.access import viewable_game
     from rummy.templatetags.clock_tags import table_clock
     from tests.factories import make_league, make_user, started_game
 
     owner, admin, bob, watcher = (make_user() for _ in range(4))
     league = make_league(owner, members=[bob, watcher], admins=[admin])
-    game = started_game([owner, bob], league=league,
-                        state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D"))
+    game = started_game(
+        [owner, bob], league=league, state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D")
+    )
     game = viewable_game(owner, game.pk)
     clock = table_clock(game, owner)
     assert clock["deadline"] == game.turn_deadline

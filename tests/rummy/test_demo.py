@@ -15,7 +15,10 @@ def test_load_demo_gives_every_demo_user_a_move_and_is_idempotent():
     active = Game.objects.filter(status=Game.Status.ACTIVE)
     assert active.count() == 4
     assert sorted(active.values_list("to_move__username", flat=True)) == [
-        "alice", "bob", "carol", "dave",
+        "alice",
+        "bob",
+        "carol",
+        "dave",
     ]
     for game in active:
         state = check(game)  # the stored state is what the move log says

@@ -7,8 +7,8 @@ import pytest
 from django.core.management import call_command
 
 from rummy import engine
-from rummy.play.demo import create_demo_games
 from rummy.models import Game
+from rummy.play.demo import create_demo_games
 
 pytestmark = pytest.mark.django_db
 
@@ -22,10 +22,13 @@ def test_demo_games_are_not_the_old_seeded_deals():
     call_command("load_demo")
     games = list(Game.objects.filter(status=Game.Status.ACTIVE).order_by("pk"))
     assert len(games) == 4
-    for seed, game in zip(range(1, 5), games):
-        seeded = engine.new_game(game.seats.count(), random.Random(seed),
-                                 settings=game.engine_settings(),
-                                 dealer=game.state["dealer"]).to_dict()
+    for seed, game in zip(range(1, 5), games, strict=False):
+        seeded = engine.new_game(
+            game.seats.count(),
+            random.Random(seed),
+            settings=game.engine_settings(),
+            dealer=game.state["dealer"],
+        ).to_dict()
         assert (game.state["hands"], game.state["stock"]) != (seeded["hands"], seeded["stock"])
 
 
@@ -39,4 +42,4 @@ def test_two_demo_loads_deal_differently():
     create_demo_games(users, league)
     second = demo_deals()
     assert len(first) == len(second) == 4
-    assert all(a != b for a, b in zip(first, second))
+    assert all(a != b for a, b in zip(first, second, strict=False))

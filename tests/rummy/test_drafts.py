@@ -14,8 +14,9 @@ HX = {"HX-Request": "true"}
 @pytest.fixture
 def melding(league, cast, client):
     """Alice has drawn; she holds 7H 8H 9H 2C * and the table has 5S 6S 7S."""
-    state = engine.position(["7H 8H 9H 2C *", "KD KC"], table=["5S 6S 7S"],
-                            stock="QD QC QS", drawn=1)
+    state = engine.position(
+        ["7H 8H 9H 2C *", "KD KC"], table=["5S 6S 7S"], stock="QD QC QS", drawn=1
+    )
     game = set_state(start_two(league, cast), state)
     client.force_login(cast["alice"])
     return game
@@ -23,8 +24,11 @@ def melding(league, cast, client):
 
 def tap(client, game, action, status=200):
     game.refresh_from_db()
-    response = client.post(reverse("rummy:act", args=[game.pk]),
-                           {"action": action, "version": game.version}, headers=HX)
+    response = client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": action, "version": game.version},
+        headers=HX,
+    )
     assert response.status_code == status, response.content.decode()[:500]
     return response.content.decode()
 

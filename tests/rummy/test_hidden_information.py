@@ -17,8 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from rummy import engine
-from rummy import play
+from rummy import engine, play
 from rummy.engine import bots
 from rummy.models import Game
 from tests.rummy.conftest import cards_shown, set_state, start_two
@@ -78,9 +77,11 @@ def play_game(seed, steps, on_step, target=60):
         if action["do"] == "meld":
             play.meld(game.pk, users[seat], game.version, action["table"], action["knock"])
         else:
-            response = clients[seat].post(reverse("rummy:act", args=[game.pk]),
-                                          {"action": action["do"], "version": game.version},
-                                          headers={"HX-Request": "true"})
+            response = clients[seat].post(
+                reverse("rummy:act", args=[game.pk]),
+                {"action": action["do"], "version": game.version},
+                headers={"HX-Request": "true"},
+            )
             assert response.status_code == 200
             check(response.content.decode(), Game.objects.get(pk=game.pk).engine_state(), seat)
         on_step(Game.objects.get(pk=game.pk))
@@ -90,8 +91,9 @@ def play_game(seed, steps, on_step, target=60):
 
 @pytest.mark.parametrize("seed", [3, 11])
 def test_pages_never_show_another_players_cards_over_a_whole_game(league, cast, seed):
-    game = start_two(league, cast, engine.new_game(
-        2, random.Random(seed), settings=engine.Settings(target=60)))
+    game = start_two(
+        league, cast, engine.new_game(2, random.Random(seed), settings=engine.Settings(target=60))
+    )
     viewers = {}
     for name, seat in (("alice", 0), ("bob", 1), ("carol", None)):
         viewers[name] = (Client(), seat)
@@ -102,6 +104,7 @@ def test_pages_never_show_another_players_cards_over_a_whole_game(league, cast, 
         for client, seat in viewers.values():
             html = client.get(current.get_absolute_url()).content.decode()
             check(html, state, seat)
+
     on_step.game_id = game.pk
 
     rounds = play_game(seed, 600, on_step)
@@ -115,14 +118,15 @@ def test_pages_never_show_another_players_cards_over_a_whole_game(league, cast, 
 async def test_socket_frames_never_show_another_players_cards(league, cast):
     from tests.rummy.test_consumers import connect
 
-    game = await database_sync_to_async(start_two)(league, cast, engine.new_game(
-        2, random.Random(5), settings=engine.Settings(target=40)))
+    game = await database_sync_to_async(start_two)(
+        league, cast, engine.new_game(2, random.Random(5), settings=engine.Settings(target=40))
+    )
     sockets = {}
     for name, seat in (("alice", 0), ("bob", 1), ("carol", None)):
         sockets[name] = (await connect(f"/ws/games/{game.pk}/", cast[name]))[0], seat
     rng = random.Random(5)
     try:
-        for name, (socket, seat) in sockets.items():
+        for socket, seat in sockets.values():
             frame = await socket.receive_from()
             current = await database_sync_to_async(Game.objects.get)(pk=game.pk)
             check(frame, current.engine_state(), seat)
@@ -136,10 +140,12 @@ async def test_socket_frames_never_show_another_players_cards(league, cast):
             frames = {}
             if action["do"] == "meld":
                 await database_sync_to_async(play.meld)(
-                    game.pk, cast[actor], current.version, action["table"], action["knock"])
+                    game.pk, cast[actor], current.version, action["table"], action["knock"]
+                )
             else:
-                await sockets[actor][0].send_to(text_data=json.dumps(
-                    {"action": action["do"], "version": current.version}))
+                await sockets[actor][0].send_to(
+                    text_data=json.dumps({"action": action["do"], "version": current.version})
+                )
                 # The sender's answer is the new view itself: wait for it before reading
                 # the state it must agree with.
                 frames[actor] = await sockets[actor][0].receive_from(timeout=2)
@@ -153,8 +159,9 @@ async def test_socket_frames_never_show_another_players_cards(league, cast):
 
 
 def test_table_page_query_count_does_not_grow_with_the_game(league, cast, client):
-    game = start_two(league, cast, engine.new_game(2, random.Random(7),
-                                                   settings=engine.Settings(target=500)))
+    game = start_two(
+        league, cast, engine.new_game(2, random.Random(7), settings=engine.Settings(target=500))
+    )
 
     def count(user):
         client.force_login(user)
@@ -169,6 +176,7 @@ def test_table_page_query_count_does_not_grow_with_the_game(league, cast, client
         state = current.engine_state()
         if state.turn == 0 and state.drawn == 0 and state.last_round and state.table:
             seen.append(current.version)
+
     on_step.game_id = game.pk
     rng_steps = 0
     while not seen and rng_steps < 5:

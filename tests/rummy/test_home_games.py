@@ -6,8 +6,7 @@ import datetime
 import pytest
 from django.utils import timezone
 
-from rummy import engine
-from rummy import play
+from rummy import engine, play
 from rummy.lobby.games import home_games
 from rummy.models import Game, Seat
 from tests.factories import make_league, make_user, started_game
@@ -84,10 +83,14 @@ def test_home_page_sections_in_order_with_countdowns(client, world):
     alice, bob, games = world
     client.force_login(alice)
     html = client.get(reverse("home")).content.decode()
-    order = [html.index(f'data-game="{games[k].pk}"')
-             for k in ("mine_soon", "mine_later", "bobs", "open_here")]
+    order = [
+        html.index(f'data-game="{games[k].pk}"')
+        for k in ("mine_soon", "mine_later", "bobs", "open_here")
+    ]
     assert order == sorted(order)
-    assert html.index('id="your-move"') < html.index('id="waiting"') < html.index('id="open-tables"')
+    assert (
+        html.index('id="your-move"') < html.index('id="waiting"') < html.index('id="open-tables"')
+    )
     assert html.count('<time class="countdown"') == 3
     assert f'data-game="{games["not_mine"].pk}"' not in html
     assert f'data-game="{games["open_elsewhere"].pk}"' not in html
@@ -117,7 +120,7 @@ def test_home_page_query_count_does_not_grow(client, world):
 def test_home_page_asks_unverified_users_to_verify(client, world):
     from django.urls import reverse
 
-    alice, bob, games = world
+    alice, _bob, _games = world
     client.force_login(alice)
     assert "Verify your email address" in client.get(reverse("home")).content.decode()
     alice.email_verified = True

@@ -14,12 +14,10 @@ from django.core import mail
 from django.test import Client
 
 from config.asgi import application
+from rummy import engine, play
 from rummy.background import background_pass
-from rummy import engine
-from rummy.clock import deadlines
-from rummy.notifications import emails
-from rummy import play
 from rummy.models import Game
+from rummy.notifications import emails
 from tests.factories import make_league, make_season, make_user, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,7 +39,8 @@ def _cookie(user):
 async def me_socket(user):
     cookie = await database_sync_to_async(_cookie)(user)
     communicator = WebsocketCommunicator(
-        application, "/ws/me/",
+        application,
+        "/ws/me/",
         headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())],
     )
     connected, _code = await communicator.connect()
@@ -94,7 +93,7 @@ async def test_another_players_move_updates_the_badge_and_the_clock_emails_once(
 
 
 async def test_a_timeout_played_by_the_clock_updates_the_badge():
-    alice, bob, (game, second) = await database_sync_to_async(_setup)(games=2)
+    _alice, bob, (game, second) = await database_sync_to_async(_setup)(games=2)
     bob_socket = await me_socket(bob)
     try:
         await bob_socket.receive_from(timeout=5)
@@ -107,7 +106,11 @@ async def test_a_timeout_played_by_the_clock_updates_the_badge():
         # Two games became bob's move in one clock pass: each is announced exactly once.
         listed = sorted(g for m in to_bob for g in re.findall(r"/games/(\d+)/", m.body))
         assert listed == sorted([str(game.pk), str(second.pk)])
-        assert await database_sync_to_async(
-            Game.objects.filter(to_move=bob, status=Game.Status.ACTIVE).count)() == 2
+        assert (
+            await database_sync_to_async(
+                Game.objects.filter(to_move=bob, status=Game.Status.ACTIVE).count
+            )()
+            == 2
+        )
     finally:
         await bob_socket.disconnect()

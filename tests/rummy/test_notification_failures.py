@@ -8,8 +8,8 @@ from django.core import mail
 
 from leagues.models import League
 from rummy import engine
-from rummy.notifications import emails
 from rummy.models import Notice
+from rummy.notifications import emails
 from tests.factories import make_league, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -107,6 +107,4 @@ def test_a_failing_result_email_is_released_and_the_other_players_get_theirs(mon
     assert not Notice.objects.filter(user=winner, kind=Notice.Kind.RESULT).exists()
     monkeypatch.setattr(emails.EmailMultiAlternatives, "send", real_send)
     emails.clock_pass()
-    assert [m.subject for m in sent_to(winner) if "won" in m.subject] == [
-        "You won in Line break!"
-    ]
+    assert [m.subject for m in sent_to(winner) if "won" in m.subject] == ["You won in Line break!"]

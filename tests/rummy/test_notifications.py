@@ -9,13 +9,10 @@ import pytest
 import time_machine
 from django.core import mail
 
+from rummy import engine, play
 from rummy.background import background_pass
-from rummy import engine
-from rummy.clock import deadlines
-from rummy.notifications import emails
-from rummy.notifications import tokens
-from rummy import play
 from rummy.models import Game, Notice, NotificationPrefs, Seat
+from rummy.notifications import emails, tokens
 from tests.factories import make_league, make_user, player_at, started_game
 
 pytestmark = pytest.mark.django_db
@@ -94,8 +91,9 @@ def test_a_move_sends_no_email_itself_the_clock_pass_does(django_capture_on_comm
     next pass announces the new turn."""
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
-                          turn_started_at=game.turn_started_at)
+    Notice.objects.create(
+        user=alice, game=game, kind=Notice.Kind.YOUR_MOVE, turn_started_at=game.turn_started_at
+    )
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     assert game.to_move == bob
     assert mail.outbox == []
@@ -324,8 +322,9 @@ def test_two_clock_processes_never_send_one_reminder_twice(settings):
 def test_a_timeout_hands_the_turn_over_and_announces_it():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    Notice.objects.create(user=alice, game=game, kind=Notice.Kind.YOUR_MOVE,
-                          turn_started_at=game.turn_started_at)
+    Notice.objects.create(
+        user=alice, game=game, kind=Notice.Kind.YOUR_MOVE, turn_started_at=game.turn_started_at
+    )
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
         assert background_pass() == 1  # the timeout, then the same pass's emails
     assert len(sent_to(bob)) == 1
@@ -339,8 +338,9 @@ def test_result_email_once_to_each_player_who_wants_it(django_capture_on_commit_
     alice, bob, carol = verified(), verified(), verified()
     NotificationPrefs.objects.create(user=carol, results=False)
     league = make_league(alice, members=[bob, carol])
-    state = engine.position(hands=["2C 3D", "KS QS", "4H 5H"], stock=STOCK,
-                            scores=[40, 90, 10], rounds_won=[1, 2, 0])
+    state = engine.position(
+        hands=["2C 3D", "KS QS", "4H 5H"], stock=STOCK, scores=[40, 90, 10], rounds_won=[1, 2, 0]
+    )
     game = started_game([alice, bob, carol], league=league, state=state)
     Seat.objects.filter(game=game, user=bob).update(timeouts_in_row=Seat.ABSENT_AFTER)
     game.refresh_from_db()
@@ -364,8 +364,7 @@ def test_result_email_once_to_each_player_who_wants_it(django_capture_on_commit_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("backend", ["FailingBackend", "RefusingConnectionBackend"])
-def test_a_failing_mail_server_is_logged_and_retried_by_the_next_pass(settings, backend,
-                                                                      caplog):
+def test_a_failing_mail_server_is_logged_and_retried_by_the_next_pass(settings, backend, caplog):
     settings.EMAIL_BACKEND = f"tests.mail_backends.{backend}"
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
@@ -386,8 +385,7 @@ def test_a_failing_mail_server_is_logged_and_retried_by_the_next_pass(settings, 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_unexpected_notification_error_never_stops_the_clock(settings, monkeypatch,
-                                                                caplog):
+def test_an_unexpected_notification_error_never_stops_the_clock(settings, monkeypatch, caplog):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
     def broken(*args, **kwargs):
@@ -434,4 +432,3 @@ def test_every_email_carries_its_own_one_click_unsubscribe():
     token = header.strip("<>").rstrip("/").rsplit("/", 1)[1]
     assert tokens.read_unsubscribe_token(token) == (alice, "your_move")
     assert header.strip("<>") in message.body
-

@@ -10,9 +10,8 @@ import time_machine
 from django.core import mail, signing
 from django.urls import reverse
 
-from rummy.notifications import emails
-from rummy.notifications import accounts, prefs, tokens
 from rummy.models import NotificationPrefs
+from rummy.notifications import accounts, emails, prefs, tokens
 from tests.factories import make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -197,8 +196,9 @@ def test_rfc8058_one_click_post_needs_no_csrf_token():
     message = _email_with_link(alice)
     link = path_of(message.extra_headers["List-Unsubscribe"].strip("<>"))
     client = Client(enforce_csrf_checks=True)
-    response = client.post(link, "List-Unsubscribe=One-Click",
-                           content_type="application/x-www-form-urlencoded")
+    response = client.post(
+        link, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 200
     assert prefs_of(alice).your_move is False
 
@@ -211,8 +211,7 @@ def test_after_unsubscribing_no_more_such_emails(client):
     bob = make_user(email_verified=True)
     from rummy import engine
 
-    started_game([alice, bob], state=engine.position(hands=["2C 3D", "KS QS"],
-                                                  stock="9H 5D 6D 7C"))
+    started_game([alice, bob], state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C"))
     emails.clock_pass()
     assert mail.outbox == []
 
@@ -237,10 +236,15 @@ def test_unsubscribe_does_not_expire(client):
 def test_forged_or_damaged_unsubscribe_tokens_get_a_clear_400(client, method):
     alice = make_user(email_verified=True)
     good = tokens.unsubscribe_token(alice, "your_move")
-    forged = signing.dumps({"u": alice.pk, "p": "your_move"}, key="not-our-secret",
-                           salt=tokens.UNSUBSCRIBE_SALT, compress=True)
-    bogus_pref = signing.dumps({"u": alice.pk, "p": "everything"},
-                               salt=tokens.UNSUBSCRIBE_SALT, compress=True)
+    forged = signing.dumps(
+        {"u": alice.pk, "p": "your_move"},
+        key="not-our-secret",
+        salt=tokens.UNSUBSCRIBE_SALT,
+        compress=True,
+    )
+    bogus_pref = signing.dumps(
+        {"u": alice.pk, "p": "everything"}, salt=tokens.UNSUBSCRIBE_SALT, compress=True
+    )
     for token in (good[:-3], forged, bogus_pref, "garbage", tokens.verification_token(alice)):
         response = getattr(client, method)(reverse("notifications:unsubscribe", args=[token]))
         assert response.status_code == 400, token

@@ -4,8 +4,7 @@ import threading
 
 import pytest
 
-from rummy import engine
-from rummy import play
+from rummy import engine, play
 from rummy.models import Game, Move, Round, Seat
 from rummy.play.replay import check as check_replay
 from tests.factories import make_league, make_season, make_user, player_at, started_game
@@ -179,8 +178,7 @@ def test_malformed_actions_change_nothing(alice, bob, action):
 
 
 def test_meld_given_as_card_lists_is_logged_as_notation(alice, bob):
-    game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C 3C", "KS QS"], stock="3D 4C",
-                            drawn=1)
+    game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C 3C", "KS QS"], stock="3D 4C", drawn=1)
     game = play.meld(game.pk, alice, game.version, [["7H", "8H", "9H"]]).game
     move = game.moves.get(kind=Move.Kind.MELD)
     assert move.payload["table"] == ["7H 8H 9H"]
@@ -189,9 +187,7 @@ def test_meld_given_as_card_lists_is_logged_as_notation(alice, bob):
 
 def test_meld_and_knock_ends_round_records_it_and_deals_the_next(alice, bob):
     # R6.1 + R7: alice melds 7-8-9 of hearts, keeps 2C (2 points) and knocks.
-    game = _two_player_game(
-        alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C", drawn=1
-    )
+    game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C", drawn=1)
     result = play.meld(game.pk, alice, game.version, ["7H 8H 9H"], knock=True)
     game = result.game
     rnd = Round.objects.get(game=game)
@@ -251,7 +247,7 @@ def _race(game, user, n=20):
             outcomes.append("ok")
         except play.StaleVersion:
             outcomes.append("stale")
-        except Exception as error:  # noqa: BLE001 - the test reports anything else
+        except Exception as error:
             outcomes.append(repr(error))
         finally:
             connections.close_all()
@@ -298,9 +294,11 @@ def test_timeout_draws_until_the_turn_ends(alice, bob):
 
 def test_end_early_needs_admin_and_an_absent_player(alice, bob, carol):
     league = make_league(alice, members=[bob], admins=[carol])
-    game = started_game([alice, bob], league=league,
-                        state=engine.position(hands=["2C", "KS"], stock="9H 5D",
-                                              scores=[20, 0], rounds_won=[1, 0]))
+    game = started_game(
+        [alice, bob],
+        league=league,
+        state=engine.position(hands=["2C", "KS"], stock="9H 5D", scores=[20, 0], rounds_won=[1, 0]),
+    )
     with pytest.raises(play.ActionRefused):
         play.end_early(game.pk, carol)  # nobody absent
     Seat.objects.filter(game=game, number=1).update(timeouts_in_row=3)

@@ -24,7 +24,8 @@ def _cookie(user):
 async def connect(path, user):
     cookie = await database_sync_to_async(_cookie)(user)
     communicator = WebsocketCommunicator(
-        application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())])
+        application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
+    )
     connected, _ = await communicator.connect()
     assert connected
     return communicator
@@ -43,12 +44,15 @@ def table(league, cast):
 
 
 async def test_one_socket_over_the_cap_is_closed_unrendered_and_a_closed_one_frees_a_place(
-        table, settings):
+    table, settings
+):
     settings.MAX_SOCKETS_PER_USER = 3
     game, cast = await database_sync_to_async(lambda: table)()
-    open_ = [await connect(f"/ws/games/{game.pk}/", cast["alice"]),
-             await connect("/ws/me/", cast["alice"]),
-             await connect(f"/ws/games/{game.pk}/", cast["alice"])]
+    open_ = [
+        await connect(f"/ws/games/{game.pk}/", cast["alice"]),
+        await connect("/ws/me/", cast["alice"]),
+        await connect(f"/ws/games/{game.pk}/", cast["alice"]),
+    ]
     try:
         for socket in open_:
             await socket.receive_from()
@@ -79,8 +83,11 @@ async def test_a_socket_turned_away_for_its_game_gives_its_place_back(table, set
     dave = cast["dave"]  # an outsider: the game's socket is refused after counting him
     for _ in range(3):
         cookie = await database_sync_to_async(_cookie)(dave)
-        stranger = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=[
-            (b"origin", b"http://testserver"), (b"cookie", cookie.encode())])
+        stranger = WebsocketCommunicator(
+            application,
+            f"/ws/games/{game.pk}/",
+            headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())],
+        )
         connected, _ = await stranger.connect()
         assert not connected
         await stranger.disconnect()
@@ -94,7 +101,7 @@ async def test_a_socket_turned_away_for_its_game_gives_its_place_back(table, set
 async def test_places_left_by_a_crashed_worker_expire(table, settings, monkeypatch):
     settings.MAX_SOCKETS_PER_USER = 2
     monkeypatch.setattr(sockets, "COUNT_TTL", 1)
-    game, cast = await database_sync_to_async(lambda: table)()
+    _game, cast = await database_sync_to_async(lambda: table)()
     # A worker took two places and died without its disconnects.
     assert sockets.take_place(cast["alice"].pk) and sockets.take_place(cast["alice"].pk)
     refused = await connect("/ws/me/", cast["alice"])

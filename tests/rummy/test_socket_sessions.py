@@ -18,8 +18,8 @@ from django.test import Client
 from config.asgi import application
 from leagues.models import User
 from rummy import play
-from rummy.table import sockets
 from rummy.models import Game, Move
+from rummy.table import sockets
 from tests.rummy.conftest import PASSWORD, cards_shown, start_two
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,7 +40,8 @@ def session_of(client):
 async def open_socket(path, client):
     cookie = f"{settings.SESSION_COOKIE_NAME}={session_of(client)}"
     communicator = WebsocketCommunicator(
-        application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())])
+        application, path, headers=[(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
+    )
     connected, _code = await communicator.connect()
     assert connected
     return communicator
@@ -93,14 +94,20 @@ async def test_a_password_change_closes_the_sockets_of_every_older_session(table
     laptop = await database_sync_to_async(logged_in)(cast["alice"])
     on_phone = await open_socket(f"/ws/games/{game.pk}/", phone)
     on_laptop = await open_socket(f"/ws/games/{game.pk}/", laptop)
-    bob = await open_socket(f"/ws/games/{game.pk}/",
-                            await database_sync_to_async(logged_in)(cast["bob"]))
+    bob = await open_socket(
+        f"/ws/games/{game.pk}/", await database_sync_to_async(logged_in)(cast["bob"])
+    )
     for socket in (on_phone, on_laptop, bob):
         await socket.receive_from()
     try:
-        response = await database_sync_to_async(laptop.post)("/accounts/password_change/", {
-            "old_password": PASSWORD, "new_password1": "another-long-pass-99",
-            "new_password2": "another-long-pass-99"})
+        response = await database_sync_to_async(laptop.post)(
+            "/accounts/password_change/",
+            {
+                "old_password": PASSWORD,
+                "new_password1": "another-long-pass-99",
+                "new_password2": "another-long-pass-99",
+            },
+        )
         assert response.status_code == 302
         # The laptop's page carries on with the new cookie it was given; the sockets of
         # both old sessions (the laptop's got a new key) close.
@@ -131,8 +138,9 @@ def _deactivate(user_id):
 @pytest.mark.parametrize("change", [_reset_password, _deactivate])
 async def test_a_reset_or_deactivation_closes_the_users_sockets(table, change):
     game, cast = await database_sync_to_async(lambda: table)()
-    alice = await open_socket(f"/ws/games/{game.pk}/",
-                              await database_sync_to_async(logged_in)(cast["alice"]))
+    alice = await open_socket(
+        f"/ws/games/{game.pk}/", await database_sync_to_async(logged_in)(cast["alice"])
+    )
     badge = await open_socket("/ws/me/", await database_sync_to_async(logged_in)(cast["alice"]))
     await alice.receive_from()
     await badge.receive_from()
@@ -151,7 +159,8 @@ def _delete_session(client):
 
 def _password_behind_the_models_back(client):
     User.objects.filter(pk=client.session["_auth_user_id"]).update(
-        password=make_password("changed-in-sql-42"))
+        password=make_password("changed-in-sql-42")
+    )
 
 
 @pytest.mark.parametrize("end", [_delete_session, _password_behind_the_models_back])

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 
 from rummy import engine
-from rummy.table.consumers import render_view
 from rummy.models import Game, Seat
+from rummy.table.consumers import render_view
 from tests.factories import make_league, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -19,10 +19,20 @@ def cast():
         make_user(n) for n in ("owner", "admin", "bob", "watcher", "stranger")
     )
     league = make_league(owner, members=[bob, watcher], admins=[admin])
-    game = started_game([owner, bob], league=league,
-                        state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D"))
-    return {"owner": owner, "admin": admin, "bob": bob, "watcher": watcher,
-            "stranger": stranger, "league": league, "game": game}
+    game = started_game(
+        [owner, bob],
+        league=league,
+        state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D 6D"),
+    )
+    return {
+        "owner": owner,
+        "admin": admin,
+        "bob": bob,
+        "watcher": watcher,
+        "stranger": stranger,
+        "league": league,
+        "game": game,
+    }
 
 
 def mark_absent(game, user):

@@ -82,8 +82,13 @@ def test_cards_have_words_for_screen_readers(client, league, cast):
     game = set_state(start_two(league, cast), state)
     client.force_login(cast["alice"])
     html = client.get(url(game)).content.decode()
-    for label in ("10 of hearts", "ace of spades", "queen of clubs", "joker",
-                  "joker as 9 of diamonds"):
+    for label in (
+        "10 of hearts",
+        "ace of spades",
+        "queen of clubs",
+        "joker",
+        "joker as 9 of diamonds",
+    ):
         assert f'aria-label="{label}"' in html
     assert "♥<small>H</small>" in html  # suit by symbol and letter, not colour alone
 
@@ -101,13 +106,14 @@ def test_round_result_and_final_scores_are_shown(client, league, cast):
     state = engine.position(["AC 2D", "KC KD KH"], stock="5S 6S 7S", drawn=1, target=20)
     game = set_state(start_two(league, cast), state)
     client.force_login(cast["alice"])
-    response = client.post(reverse("rummy:act", args=[game.pk]),
-                           {"action": "knock", "version": game.version})
+    response = client.post(
+        reverse("rummy:act", args=[game.pk]), {"action": "knock", "version": game.version}
+    )
     assert response.status_code == 302
     html = client.get(url(game)).content.decode()
     assert "Round 1 result" in html and "a knock" in html
     assert "Final scores" in html and "152" in html and "winner" in html
-    shown, revealed = cards_shown(html)
+    _shown, revealed = cards_shown(html)
     assert sorted(revealed) == sorted(["AC", "2D", "KC", "KD", "KH"])
 
 
@@ -134,22 +140,21 @@ def test_going_out_is_named_as_the_reason(client, league, cast):
 def test_shared_fragments_are_rendered_once_and_stay_per_language(client, league, cast):
     """The table and the last round's revealed hands look the same to every viewer: the
     second viewer's page reuses them, and a viewer in another language gets their own."""
-    from rummy.table import presenters
+    from rummy.table import memory
 
-    state = engine.position(["AC 2D", "KC KD KH"], table=["7S 8S 9S"], stock="5S 6S 7C",
-                            drawn=1)
+    state = engine.position(["AC 2D", "KC KD KH"], table=["7S 8S 9S"], stock="5S 6S 7C", drawn=1)
     game = set_state(start_two(league, cast), state)
     client.force_login(cast["alice"])
     client.post(reverse("rummy:act", args=[game.pk]), {"action": "knock", "version": game.version})
     alice_html = client.get(url(game)).content.decode()
-    rendered = len(presenters._fragments)
+    rendered = len(memory.fragments)
     client.force_login(cast["carol"])
     carol_html = client.get(url(game)).content.decode()
-    assert len(presenters._fragments) == rendered  # nothing rendered again
+    assert len(memory.fragments) == rendered  # nothing rendered again
     assert "Round 1 result" in alice_html and "Round 1 result" in carol_html
     client.cookies["django_language"] = "lv"
     client.get(url(game))
-    assert len(presenters._fragments) > rendered  # Latvian has its own copies
+    assert len(memory.fragments) > rendered  # Latvian has its own copies
 
 
 def test_finished_game_shows_no_stock_and_no_live_hand(client, league, cast):
@@ -171,20 +176,22 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
     """A move re-renders every open view of the game. The hand of a player who did not
     move has not changed and is not rendered again, and the status line is rendered
     once for all who are not to move; the pages are the same as when rendered afresh."""
-    from django.test.signals import template_rendered
     from django.template.loader import render_to_string
+    from django.test.signals import template_rendered
 
-    from rummy.table import presenters
     from rummy import play
-    from rummy.table.access import game_at_least
     from rummy.models import Game
+    from rummy.table import memory, presenters
+    from rummy.table.access import game_at_least
 
     game = start_two(league, cast)  # alice to move
     bob, carol = cast["bob"], cast["carol"]
 
     def page(user, version):
-        return render_to_string("rummy/_game_frames.html",
-                                presenters.table_context(game_at_least(game.pk, version), user))
+        return render_to_string(
+            "rummy/_game_frames.html",
+            presenters.table_context(game_at_least(game.pk, version), user),
+        )
 
     page(bob, game.version)
     play.draw(game.pk, cast["alice"], game.version)
@@ -201,9 +208,11 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
         template_rendered.disconnect(record)
     assert "rummy/_hand.html" not in rendered
     assert rendered.count("rummy/_status.html") == 1
-    presenters._fragments.clear()
+    memory.fragments.clear()
     game_now = Game.objects.get(pk=game.pk)
-    assert bob_html == render_to_string("rummy/_game_frames.html",
-                                        presenters.table_context(game_now, bob))
-    assert carol_html == render_to_string("rummy/_game_frames.html",
-                                          presenters.table_context(game_now, carol))
+    assert bob_html == render_to_string(
+        "rummy/_game_frames.html", presenters.table_context(game_now, bob)
+    )
+    assert carol_html == render_to_string(
+        "rummy/_game_frames.html", presenters.table_context(game_now, carol)
+    )

@@ -16,8 +16,9 @@ def open_url(league):
 
 def act(client, game, action):
     game.refresh_from_db()
-    return client.post(reverse("rummy:act", args=[game.pk]),
-                       {"action": action, "version": game.version})
+    return client.post(
+        reverse("rummy:act", args=[game.pk]), {"action": action, "version": game.version}
+    )
 
 
 def test_member_opens_a_table_with_2_to_5_seats(client, league, cast):

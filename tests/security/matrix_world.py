@@ -18,8 +18,9 @@ def make_cast():
     owner = make_user()
     p1, p2, member, outsider = make_user(), make_user(), make_user(), make_user()
     n = next(_leagues)
-    league = League.objects.create(name=f"Matrix {n}", slug=f"matrix-{n}",
-                                   visibility=League.Visibility.INVITE)
+    league = League.objects.create(
+        name=f"Matrix {n}", slug=f"matrix-{n}", visibility=League.Visibility.INVITE
+    )
     Membership.objects.create(league=league, user=owner, role=Membership.Role.OWNER)
     for user in (p1, p2, member):
         Membership.objects.create(league=league, user=user, role=Membership.Role.MEMBER)
@@ -29,8 +30,20 @@ def make_cast():
     game = Game.objects.get(pk=game.pk)
     to_move = game.to_move
     waiting = p2 if to_move == p1 else p1
-    users = {"anonymous": None, "outsider": outsider, "member": member, "player": to_move,
-             "waiting": waiting}
-    values = {"slug": league.slug, "pk": member.pk, "game_id": game.pk, "game_pk": game.pk,
-              "token": "not-a-token", "uidb64": "MQ", "username": member.username}
+    users = {
+        "anonymous": None,
+        "outsider": outsider,
+        "member": member,
+        "player": to_move,
+        "waiting": waiting,
+    }
+    values = {
+        "slug": league.slug,
+        "pk": member.pk,
+        "game_id": game.pk,
+        "game_pk": game.pk,
+        "token": "not-a-token",
+        "uidb64": "MQ",
+        "username": member.username,
+    }
     return users, values, game, season

@@ -13,10 +13,10 @@ from tests.factories import make_season, make_user
 
 @dataclass
 class World:
-    owner: object      # league owner, seat 0 of the game
-    player: object     # member, seat 1 of the game
-    member: object     # member, not seated
-    outsider: object   # no membership
+    owner: object  # league owner, seat 0 of the game
+    player: object  # member, seat 1 of the game
+    member: object  # member, not seated
+    outsider: object  # no membership
     league: League
     season: object
     game: Game
@@ -27,8 +27,7 @@ def make_world():
     player = make_user("pete")
     member = make_user("mona")
     outsider = make_user("otto")
-    league = League.objects.create(name="Club", slug="club",
-                                   visibility=League.Visibility.INVITE)
+    league = League.objects.create(name="Club", slug="club", visibility=League.Visibility.INVITE)
     Membership.objects.create(league=league, user=owner, role=Membership.Role.OWNER)
     Membership.objects.create(league=league, user=player, role=Membership.Role.MEMBER)
     Membership.objects.create(league=league, user=member, role=Membership.Role.MEMBER)
@@ -54,8 +53,9 @@ class InlineCodeFinder(HTMLParser):
                 self.problems.append(f"<{tag} style={value!r}>")
             elif name.startswith("on"):
                 self.problems.append(f"<{tag} {name}=...>")
-            elif name in {"href", "src", "action"} and (value or "").strip().lower() \
-                    .startswith("javascript:"):
+            elif name in {"href", "src", "action"} and (value or "").strip().lower().startswith(
+                "javascript:"
+            ):
                 self.problems.append(f"<{tag} {name}=javascript:...>")
         if tag == "script":
             self._in_script = dict(attrs)

@@ -13,9 +13,12 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 
 
 def production_env(tmp_path, **extra):
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
-           and not k.startswith("PYTEST")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DEBUG", "DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        and not k.startswith("PYTEST")
+    }
     env.update(
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="carousel.example",
@@ -31,7 +34,11 @@ def production_env(tmp_path, **extra):
 
 def run(args, env, timeout=120):
     return subprocess.run(
-        [sys.executable, *args], cwd=BASE_DIR, env=env, capture_output=True, text=True,
+        [sys.executable, *args],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
         timeout=timeout,
     )
 

@@ -11,8 +11,8 @@ PARAM_RE = re.compile(r"<(?:(?P<converter>[^>:]+):)?(?P<name>[^>]+)>")
 
 @dataclass(frozen=True)
 class Route:
-    name: str      # "namespace:name", or the route itself when unnamed
-    route: str     # the full route with <converter:name> parameters
+    name: str  # "namespace:name", or the route itself when unnamed
+    route: str  # the full route with <converter:name> parameters
 
     def url(self, **values):
         def fill(match):

@@ -98,7 +98,7 @@ def test_http_matrix(name):
         if users[role]:
             client.force_login(users[role])
         got.append(client.get(url_for(route, values, season)).status_code)
-    assert got == expected_get, f"GET {route.route}: {dict(zip(ROLES, got))}"
+    assert got == expected_get, f"GET {route.route}: {dict(zip(ROLES, got, strict=False))}"
     got = []
     for role in ROLES:
         users, values, game, season = make_cast()  # a POST may change things: fresh cast
@@ -107,7 +107,7 @@ def test_http_matrix(name):
             client.force_login(users[role])
         data = {"action": "draw", "version": game.version, "role": "admin", "seats": 2}
         got.append(client.post(url_for(route, values, season), data).status_code)
-    assert got == expected_post, f"POST {route.route}: {dict(zip(ROLES, got))}"
+    assert got == expected_post, f"POST {route.route}: {dict(zip(ROLES, got, strict=False))}"
 
 
 @pytest.mark.django_db(transaction=True)
@@ -116,7 +116,7 @@ async def test_websocket_matrix(route):
     from asgiref.sync import sync_to_async
 
     def cast_with_sessions():
-        users, values, game, _season = make_cast()
+        users, values, _game, _season = make_cast()
         cookies = {}
         for role, user in users.items():
             if user:
@@ -136,7 +136,7 @@ async def test_websocket_matrix(route):
         connected, _ = await communicator.connect()
         got.append(connected)
         await communicator.disconnect()
-    assert tuple(got) == WS_MATRIX[route], dict(zip(ROLES, got))
+    assert tuple(got) == WS_MATRIX[route], dict(zip(ROLES, got, strict=False))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -146,18 +146,25 @@ async def test_websocket_with_a_foreign_origin_is_rejected():
     from asgiref.sync import sync_to_async
 
     def player_cookie():
-        users, values, game, _season = make_cast()
+        users, values, _game, _season = make_cast()
         client = Client()
         client.force_login(users["player"])
         return values["game_id"], client.cookies["sessionid"].value
 
     game_id, cookie = await sync_to_async(player_cookie)()
-    for origin, accepted in ((b"http://evil.example", False), (b"null", False),
-                             (b"http://testserver", True)):
+    for origin, accepted in (
+        (b"http://evil.example", False),
+        (b"null", False),
+        (b"http://testserver", True),
+    ):
         communicator = WebsocketCommunicator(
-            application, f"/ws/games/{game_id}/",
-            headers=[(b"origin", origin), (b"host", b"testserver"),
-                     (b"cookie", f"sessionid={cookie}".encode())],
+            application,
+            f"/ws/games/{game_id}/",
+            headers=[
+                (b"origin", origin),
+                (b"host", b"testserver"),
+                (b"cookie", f"sessionid={cookie}".encode()),
+            ],
         )
         connected, _ = await communicator.connect()
         await communicator.disconnect()

@@ -10,14 +10,19 @@ from django.urls import reverse
 from config.middleware import proxied_address
 from tests.leagues.conftest import PASSWORD, make_user
 
+
 def via_proxy(client, forged, real, username, password):
     """A log-in as nginx passes it on with $proxy_add_x_forwarded_for: the client's own
     header (``forged``), then the address nginx saw (``real``)."""
     header = f"{forged}, {real}" if forged else real
     # REMOTE_ADDR as daphne --proxy-headers would set it: the LEFT-most entry, the one
     # the client wrote. The middleware must not trust it.
-    return client.post(reverse("login"), {"username": username, "password": password},
-                       REMOTE_ADDR=header.split(",")[0].strip(), HTTP_X_FORWARDED_FOR=header)
+    return client.post(
+        reverse("login"),
+        {"username": username, "password": password},
+        REMOTE_ADDR=header.split(",")[0].strip(),
+        HTTP_X_FORWARDED_FOR=header,
+    )
 
 
 @pytest.mark.parametrize(
@@ -68,8 +73,16 @@ def test_a_chosen_address_cannot_lock_out_the_player_there(behind_proxy, cast):
 def test_without_a_proxy_the_header_is_ignored(settings, cast):
     settings.TRUSTED_PROXY_COUNT = 0
     for n in range(settings.LOGIN_ADDRESS_LIMIT):
-        Client().post(reverse("login"), {"username": f"u{n}", "password": "x"},
-                      REMOTE_ADDR="203.0.113.50", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}")
-    response = Client().post(reverse("login"), {"username": "alice", "password": PASSWORD},
-                             REMOTE_ADDR="203.0.113.50", HTTP_X_FORWARDED_FOR="198.51.100.99")
+        Client().post(
+            reverse("login"),
+            {"username": f"u{n}", "password": "x"},
+            REMOTE_ADDR="203.0.113.50",
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{n}",
+        )
+    response = Client().post(
+        reverse("login"),
+        {"username": "alice", "password": PASSWORD},
+        REMOTE_ADDR="203.0.113.50",
+        HTTP_X_FORWARDED_FOR="198.51.100.99",
+    )
     assert response.status_code == 429

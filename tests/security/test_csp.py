@@ -35,9 +35,7 @@ ANONYMOUS_PAGES = ["home", "login", "signup", "password_reset"]
 
 def assert_strict(response):
     csp = response["Content-Security-Policy"]
-    directives = dict(
-        (part.split()[0], part.split()[1:]) for part in csp.split(";") if part.strip()
-    )
+    directives = {part.split()[0]: part.split()[1:] for part in csp.split(";") if part.strip()}
     assert directives["script-src"] == ["'self'"]
     assert directives["style-src"] == ["'self'"]
     assert directives["object-src"] == ["'none'"]

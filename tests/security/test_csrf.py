@@ -65,8 +65,9 @@ def test_a_forged_token_is_refused(world):
     client = Client(enforce_csrf_checks=True)
     client.force_login(world.owner)
     client.cookies["csrftoken"] = "a" * 32
-    response = client.post(f"/leagues/{world.league.slug}/leave/",
-                           HTTP_X_CSRFTOKEN="b" * 32, HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/leagues/{world.league.slug}/leave/", HTTP_X_CSRFTOKEN="b" * 32, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 403
 
 
@@ -80,8 +81,9 @@ def test_htmx_header_token_passes(world):
     assert token, "pages must set the CSRF cookie that hx-headers relies on"
     html = page.content.decode()
     assert "hx-headers" in html and "X-CSRFToken" in html
-    response = client.post(f"/leagues/{world.league.slug}/leave/",
-                           HTTP_X_CSRFTOKEN=token, HTTP_HX_REQUEST="true")
+    response = client.post(
+        f"/leagues/{world.league.slug}/leave/", HTTP_X_CSRFTOKEN=token, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code != 403
     assert not world.league.memberships.filter(user=world.member).exists()
 

@@ -31,8 +31,11 @@ def request(method, path, session=None, data=None, htmx=False):
     body = b""
     if method == "POST":
         body = urlencode(data or {}).encode()
-        headers += [(b"content-type", b"application/x-www-form-urlencoded"),
-                    (b"x-csrftoken", csrf.encode()), (b"origin", b"http://testserver")]
+        headers += [
+            (b"content-type", b"application/x-www-form-urlencoded"),
+            (b"x-csrftoken", csrf.encode()),
+            (b"origin", b"http://testserver"),
+        ]
     if htmx:
         headers.append((b"hx-request", b"true"))
     return async_to_sync(answer)(method, path, body, headers)
@@ -70,21 +73,34 @@ def test_the_table_page_and_an_htmx_action_answer_are_not_stored(cast):
     status, cache, body = request("GET", f"/games/{game.pk}/", session)
     assert status == 200 and b'id="hand"' in body
     assert cache == b"no-store, private"
-    status, cache, body = request("POST", f"/games/{game.pk}/act/", session,
-                                  {"action": "draw", "version": game.version}, htmx=True)
+    status, cache, body = request(
+        "POST",
+        f"/games/{game.pk}/act/",
+        session,
+        {"action": "draw", "version": game.version},
+        htmx=True,
+    )
     assert status == 200 and b'id="hand"' in body and b"game-view" in body
     assert cache == b"no-store, private"
     # A refusal (the wrong version) shows the hand as well.
-    status, cache, _body = request("POST", f"/games/{game.pk}/act/", session,
-                                   {"action": "draw", "version": 1}, htmx=True)
+    status, cache, _body = request(
+        "POST", f"/games/{game.pk}/act/", session, {"action": "draw", "version": 1}, htmx=True
+    )
     assert cache == b"no-store, private"
 
 
 def test_the_players_other_pages_and_the_log_out_are_not_stored(cast):
     users, values, _game, _season = cast
     session = session_of(users["member"])
-    for path in ("/", "/leagues/", f"/leagues/{values['slug']}/", "/notifications/",
-                 f"/u/{values['username']}/", "/accounts/password_change/", "/no-such-page/"):
+    for path in (
+        "/",
+        "/leagues/",
+        f"/leagues/{values['slug']}/",
+        "/notifications/",
+        f"/u/{values['username']}/",
+        "/accounts/password_change/",
+        "/no-such-page/",
+    ):
         status, cache, _body = request("GET", path, session)
         assert cache == b"no-store, private", (path, status)
     status, cache, _body = request("POST", "/accounts/logout/", session)

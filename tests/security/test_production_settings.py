@@ -104,6 +104,8 @@ def test_debug_may_run_on_the_development_key(tmp_path):
 def test_the_channel_layer_reads_longer_than_its_blocking_receive(env):
     values = run_json(
         "from django.conf import settings as s\n"
-        "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]))", env)
+        "print(json.dumps(s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]))",
+        env,
+    )
     # channels_redis blocks up to 5 s in BZPOPMIN; redis-py 8 defaults to a 5 s read.
     assert values["socket_timeout"] > 5

@@ -64,15 +64,18 @@ def test_production_without_trusted_origins_uses_the_site_url(settings):
     assert not opens(validator, "http://play.example:8443")
 
 
-@pytest.mark.parametrize(("origin", "accepted"), [
-    ("http://127.0.0.1:8000", True),  # make run
-    ("http://localhost:8000", True),
-    ("http://127.0.0.1:51234", True),  # a test server on a random port
-    ("https://localhost:8000", True),
-    ("http://testserver", True),
-    ("http://evil.example", False),
-    (None, False),
-])
+@pytest.mark.parametrize(
+    ("origin", "accepted"),
+    [
+        ("http://127.0.0.1:8000", True),  # make run
+        ("http://localhost:8000", True),
+        ("http://127.0.0.1:51234", True),  # a test server on a random port
+        ("https://localhost:8000", True),
+        ("http://testserver", True),
+        ("http://evil.example", False),
+        (None, False),
+    ],
+)
 def test_debug_keeps_the_host_check(settings, origin, accepted):
     settings.DEBUG = True
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
@@ -101,5 +104,9 @@ def test_the_production_application_refuses_the_wrong_scheme_and_port(tmp_path):
         "print(json.dumps({o: async_to_sync(opens)(o) for o in origins}))",
         env,
     )
-    assert result == {"https://carousel.example": True, "http://carousel.example": False,
-                      "https://carousel.example:4443": False, "https://evil.example": False}
+    assert result == {
+        "https://carousel.example": True,
+        "http://carousel.example": False,
+        "https://carousel.example:4443": False,
+        "https://evil.example": False,
+    }

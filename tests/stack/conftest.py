@@ -10,10 +10,11 @@ import os
 
 import pytest
 
-from tests.stack.servers import start_servers, server_env, stop
+from tests.stack.servers import server_env, start_servers, stop
 
-STACK_READY = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")) \
-    and bool(os.environ.get("REDIS_URL"))
+STACK_READY = os.environ.get("DATABASE_URL", "").startswith(
+    ("postgres://", "postgresql://")
+) and bool(os.environ.get("REDIS_URL"))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -43,7 +43,7 @@ class Server:
         return f"ws://{HOST}:{self.port}"
 
     def spawn(self):
-        self._log = open(self.log_path, "ab")
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 (kept open while it runs)
         self.process = subprocess.Popen(
             [DAPHNE, "-b", HOST, "-p", str(self.port), "config.asgi:application"],
             cwd=BASE_DIR,

@@ -5,5 +5,10 @@ from config.settings import *  # noqa: F403
 from config.settings import REDIS_URL
 
 MAX_SOCKETS_PER_USER = 2
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                      "LOCATION": REDIS_URL, "KEY_PREFIX": "socket-cap-test"}}
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "socket-cap-test",
+    }
+}

@@ -25,9 +25,11 @@ def test_twenty_concurrent_draws_apply_once(servers):
 
     def submit(i):
         barrier.wait()
-        results[i] = sessions[i].post(f"/games/{game.pk}/act/",
-                                      {"action": "draw", "version": game.version},
-                                      headers={"HX-Request": "true"})
+        results[i] = sessions[i].post(
+            f"/games/{game.pk}/act/",
+            {"action": "draw", "version": game.version},
+            headers={"HX-Request": "true"},
+        )
 
     threads = [threading.Thread(target=submit, args=(i,)) for i in range(len(sessions))]
     for thread in threads:

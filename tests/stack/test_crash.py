@@ -27,15 +27,19 @@ def play_stream(game_id, players, server, stop, confirmed, errors):
             return
         player = by_user[game.to_move_id]
         try:
-            status, html = player.get(f"/games/{game_id}/", headers={"HX-Request": "true"},
-                                      server=server, timeout=5)
+            status, html = player.get(
+                f"/games/{game_id}/", headers={"HX-Request": "true"}, server=server, timeout=5
+            )
             action = legal_action(html) if status == 200 else None
             if action is None:
                 continue
-            status, html = player.post(f"/games/{game_id}/act/",
-                                       {"action": action, "version": version_of(html)},
-                                       headers={"HX-Request": "true"}, server=server,
-                                       timeout=5)
+            status, html = player.post(
+                f"/games/{game_id}/act/",
+                {"action": action, "version": version_of(html)},
+                headers={"HX-Request": "true"},
+                server=server,
+                timeout=5,
+            )
         except OSError:
             errors.append(game_id)  # the worker died under us: expected
             time.sleep(0.05)
@@ -53,8 +57,11 @@ def test_sigkill_mid_stream_loses_no_confirmed_move(servers):
         # Half of the games through the worker that will die, half through the other.
         server = victim if game.pk % 2 else survivor
         players = [Player(a, server), Player(b, server)]
-        streams.append(threading.Thread(
-            target=play_stream, args=(game.pk, players, server, stop, confirmed, errors)))
+        streams.append(
+            threading.Thread(
+                target=play_stream, args=(game.pk, players, server, stop, confirmed, errors)
+            )
+        )
     for thread in streams:
         thread.start()
     deadline = time.monotonic() + 20

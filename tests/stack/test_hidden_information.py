@@ -62,9 +62,13 @@ def test_no_response_or_frame_shows_a_hidden_card(servers):
     checked = 0
     with ExitStack() as stack:
         sockets = {
-            uid: stack.enter_context(connect(f"{p.server.ws_url}/ws/games/{game.pk}/",
-                                             additional_headers=p.ws_headers(),
-                                             open_timeout=15))
+            uid: stack.enter_context(
+                connect(
+                    f"{p.server.ws_url}/ws/games/{game.pk}/",
+                    additional_headers=p.ws_headers(),
+                    open_timeout=15,
+                )
+            )
             for uid, p in players.items()
         }
         deadline = time.monotonic() + 90
@@ -81,9 +85,11 @@ def test_no_response_or_frame_shows_a_hidden_card(servers):
             assert_no_leak(game, seats[uid], html, seen[uid])
             action = legal_action(html)
             assert action, "the player to move is offered a draw or a pass"
-            status, html = player.post(f"/games/{game.pk}/act/",
-                                       {"action": action, "version": version_of(html)},
-                                       headers={"HX-Request": "true"})
+            status, html = player.post(
+                f"/games/{game.pk}/act/",
+                {"action": action, "version": version_of(html)},
+                headers={"HX-Request": "true"},
+            )
             assert status == 200, html[:300]
             assert_no_leak(game, seats[uid], html, seen[uid])
             checked += 2

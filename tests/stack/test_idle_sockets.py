@@ -22,19 +22,27 @@ def test_idle_sockets_stay_open_and_receive_the_next_move(servers):
     game, a, b = two_player_game()
     mover, watcher = (a, b) if game.to_move_id == a.pk else (b, a)
     watching, moving = Player(watcher, one), Player(mover, two)
-    with connect(f"{one.ws_url}/ws/games/{game.pk}/", additional_headers=watching.ws_headers(),
-                 open_timeout=15) as table, \
-         connect(f"{one.ws_url}/ws/me/", additional_headers=watching.ws_headers(),
-                 open_timeout=15) as header:
+    with (
+        connect(
+            f"{one.ws_url}/ws/games/{game.pk}/",
+            additional_headers=watching.ws_headers(),
+            open_timeout=15,
+        ) as table,
+        connect(
+            f"{one.ws_url}/ws/me/", additional_headers=watching.ws_headers(), open_timeout=15
+        ) as header,
+    ):
         assert version_of(table.recv(timeout=10)) == game.version
         assert "move-count" in header.recv(timeout=10)
         time.sleep(SILENCE)
         # Three draws end the mover's turn (R3.4): the watcher's header count changes.
         version = game.version
         for _ in range(3):
-            status, reply = moving.post(f"/games/{game.pk}/act/",
-                                        {"action": "draw", "version": version},
-                                        headers={"HX-Request": "true"})
+            status, reply = moving.post(
+                f"/games/{game.pk}/act/",
+                {"action": "draw", "version": version},
+                headers={"HX-Request": "true"},
+            )
             assert status == 200, reply[:300]
             version = version_of(reply)
         # Both sockets are still the ones opened before the silence, and both hear it.

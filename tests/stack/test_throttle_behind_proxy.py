@@ -20,12 +20,19 @@ def log_in(server, username, password, forwarded_for):
     csrf = secrets.token_hex(16)
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
     try:
-        conn.request("POST", "/accounts/login/",
-                     body=urllib.parse.urlencode({"username": username, "password": password}),
-                     headers={"Content-Type": "application/x-www-form-urlencoded",
-                              "Cookie": f"csrftoken={csrf}", "X-CSRFToken": csrf,
-                              "Origin": server.base_url, "Host": f"127.0.0.1:{server.port}",
-                              "X-Forwarded-For": forwarded_for})
+        conn.request(
+            "POST",
+            "/accounts/login/",
+            body=urllib.parse.urlencode({"username": username, "password": password}),
+            headers={
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": f"csrftoken={csrf}",
+                "X-CSRFToken": csrf,
+                "Origin": server.base_url,
+                "Host": f"127.0.0.1:{server.port}",
+                "X-Forwarded-For": forwarded_for,
+            },
+        )
         return conn.getresponse().status
     finally:
         conn.close()

@@ -12,8 +12,11 @@ pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
 
 def open_socket(player, server, game):
-    return connect(f"{server.ws_url}/ws/games/{game.pk}/",
-                   additional_headers=player.ws_headers(server), open_timeout=15)
+    return connect(
+        f"{server.ws_url}/ws/games/{game.pk}/",
+        additional_headers=player.ws_headers(server),
+        open_timeout=15,
+    )
 
 
 def next_view(socket, newer_than, timeout=10):
@@ -35,9 +38,11 @@ def test_a_move_on_one_worker_reaches_a_socket_on_the_other(servers):
         version, html = next_view(socket, -1)
         assert version == game.version  # the full view on connect
         before_stock = html.count('id="stock-size"')
-        status, reply = moving.post(f"/games/{game.pk}/act/",
-                                    {"action": "draw", "version": game.version},
-                                    headers={"HX-Request": "true"})
+        status, reply = moving.post(
+            f"/games/{game.pk}/act/",
+            {"action": "draw", "version": game.version},
+            headers={"HX-Request": "true"},
+        )
         assert status == 200, reply[:500]
         version, html = next_view(socket, game.version)
     assert version == game.version + 1
@@ -62,9 +67,11 @@ def test_a_reconnecting_socket_gets_the_current_view(servers):
     # While the phone sleeps, two moves happen.
     version = game.version
     for _ in range(2):
-        status, reply = moving.post(f"/games/{game.pk}/act/",
-                                    {"action": "draw", "version": version},
-                                    headers={"HX-Request": "true"})
+        status, reply = moving.post(
+            f"/games/{game.pk}/act/",
+            {"action": "draw", "version": version},
+            headers={"HX-Request": "true"},
+        )
         assert status == 200, reply[:300]
         version = version_of(reply)
     # It wakes up connected to the other worker: the first frame is the table as it is.

@@ -13,8 +13,12 @@ class Command(BaseCommand):
     help = _("Run the turn clock: play timeouts for turns whose deadline has passed.")
 
     def add_arguments(self, parser):
-        parser.add_argument("--interval", type=float, default=settings.CLOCK_INTERVAL,
-                            help=_("Seconds between passes."))
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=settings.CLOCK_INTERVAL,
+            help=_("Seconds between passes."),
+        )
         parser.add_argument("--once", action="store_true", help=_("Run one pass and exit."))
 
     def handle(self, *args, interval, once, **options):
