@@ -3,9 +3,12 @@
 import itertools
 import random
 
+from django.db import transaction
+
 from leagues.models import League, Membership, Season
 from rummy import engine, play
-from rummy.models import Game
+from rummy.models import Game, Move
+from rummy.play import store
 
 _counter = itertools.count(1)
 
@@ -51,9 +54,9 @@ def make_season(league, **fields):
 
 
 def started_game(players, league=None, state=None, seed=None):
-    """A game started through the services by ``players`` (host first). With ``state``
+    """A game started through the write path by ``players`` (host first). With ``state``
     (an engine GameState) or ``seed`` the position is made deterministic, as if the
-    deal had come out that way."""
+    deal had come out that way (``deal_as``: the log still replays)."""
     league = league or make_league(players[0], members=players[1:])
     game = play.open_table(league, players[0], max_seats=len(players) + 1)
     for user in players[1:]:
@@ -63,12 +66,41 @@ def started_game(players, league=None, state=None, seed=None):
     if state is None and seed is not None:
         state = engine.new_game(len(players), random.Random(seed), settings=game.engine_settings())
     if state is not None:
-        # Rewrite the dealt state in place, log included, so replays agree.
-        Game.objects.filter(pk=game.pk).update(
-            state=state.to_dict(), to_move=game.seats.get(number=state.turn).user
-        )
-        game.moves.filter(kind="start").update(payload={"state": state.to_dict()})
-        game.refresh_from_db()
+        deal_as(game, state)
+    return game
+
+
+def game_at(position, players, league=None):
+    """A game of ``players`` (seat order: host first) started through the write path and
+    put in ``position`` (an engine GameState, e.g. from ``engine.position``) by a logged
+    move, so that ``rummy.play.replay.check`` holds for it."""
+    assert len(position.hands) == len(players), "one hand per player"
+    return started_game(players, league=league, state=position)
+
+
+def deal_as(game, state):
+    """Make the deal of a game that has just started come out as ``state``: the start
+    move's dealt state becomes ``state`` (as ``rummy.play.demo`` does), so the log still
+    replays, and the version stays. Only right after the start: later use
+    ``log_position``."""
+    kinds = list(game.moves.values_list("kind", flat=True))
+    assert kinds == [Move.Kind.START], f"only right after the start, not after {kinds}"
+    seats = {s.number: s.user_id for s in game.seats.all()}
+    Game.objects.filter(pk=game.pk).update(state=state.to_dict(), to_move_id=seats[state.turn])
+    game.moves.filter(kind=Move.Kind.START).update(payload={"state": state.to_dict()})
+    game.refresh_from_db()
+    return game
+
+
+def log_position(game, state):
+    """Put a started game in ``state`` by a logged move: a new deal (a ``deal`` move,
+    which replays to exactly that state) through the write path's save, so the version
+    moves on, the turn and its deadline follow the state, and a draft of the old
+    position is stale."""
+    with transaction.atomic():
+        locked = store.locked_game(game.pk, with_seats=True)
+        store.save(locked, state, [(Move.Kind.DEAL, None, None, {"state": state.to_dict()})])
+    game.refresh_from_db()
     return game
 
 

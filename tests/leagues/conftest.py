@@ -1,54 +1,16 @@
-"""A fixed cast: alice owns, bob is an admin, carol a member, dave an outsider."""
+"""Seasons and finished games for the league tests; the people and the leagues are the
+suite's one cast (``cast``, ``league``, ``public_league`` in ``tests/conftest.py``)."""
 
 import datetime
 
 import pytest
 from django.utils import timezone
 
-from leagues.models import League, Membership, Season, User
+from leagues.models import Season
 from rummy.models import Game, Seat
+from tests.cast import make_person
 
-PASSWORD = "a-long-test-password-42"
-ROLES = ["owner", "admin", "member", "outsider"]
-
-
-def make_user(username, **extra):
-    return User.objects.create_user(
-        username=username,
-        email=f"{username}@example.com",
-        password=PASSWORD,
-        display_name=extra.pop("display_name", username.title()),
-        **extra,
-    )
-
-
-@pytest.fixture
-def cast(db):
-    return {
-        "owner": make_user("alice"),
-        "admin": make_user("bob"),
-        "member": make_user("carol"),
-        "outsider": make_user("dave"),
-    }
-
-
-def _league(cast, slug, visibility):
-    league = League.objects.create(name=slug.title(), slug=slug, visibility=visibility)
-    Membership.objects.create(league=league, user=cast["owner"], role=Membership.Role.OWNER)
-    Membership.objects.create(league=league, user=cast["admin"], role=Membership.Role.ADMIN)
-    Membership.objects.create(league=league, user=cast["member"], role=Membership.Role.MEMBER)
-    return league
-
-
-@pytest.fixture
-def league(cast):
-    """Invite-only."""
-    return _league(cast, "private-club", League.Visibility.INVITE)
-
-
-@pytest.fixture
-def public_league(cast):
-    return _league(cast, "open-club", League.Visibility.PUBLIC)
+__all__ = ["make_game", "make_person", "make_season"]
 
 
 def make_season(league, status=Season.Status.ACTIVE, start=None, days=60, **fields):

@@ -6,8 +6,9 @@ from django.urls import reverse
 
 from leagues.models import User
 from rummy.models import Game
+from tests.cast import PASSWORD
 
-from .conftest import PASSWORD, make_game, make_season
+from .conftest import make_game, make_season
 
 SIGNUP = {
     "username": "erika",

@@ -3,12 +3,12 @@ from django.urls import reverse
 
 from leagues.models import Invite, Season
 
-from .conftest import make_game, make_season, make_user
+from .conftest import make_game, make_person, make_season
 
 
 @pytest.fixture
 def staff_client(client, cast):
-    boss = make_user("boss", is_staff=True, is_superuser=True)
+    boss = make_person("boss", is_staff=True, is_superuser=True)
     client.force_login(boss)
     return client
 

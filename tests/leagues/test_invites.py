@@ -137,9 +137,9 @@ def test_last_use_race_is_refused(cast, league):
     invite = Invite.objects.create(league=league, max_uses=1)
     stale = Invite.objects.get(pk=invite.pk)
     services.join_by_invite(cast["outsider"], invite)
-    from .conftest import make_user
+    from tests.cast import make_person
 
-    late = make_user("erin")
+    late = make_person("erin")
     with pytest.raises(services.LeagueError):
         services.join_by_invite(late, stale)  # stale copy still says uses=0
     assert not league.memberships.filter(user=late).exists()

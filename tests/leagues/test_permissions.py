@@ -8,8 +8,9 @@ from django.urls import reverse
 
 from leagues.models import Invite, Season
 from rummy.models import Game
+from tests.cast import ROLES
 
-from .conftest import ROLES, make_game, make_season
+from .conftest import make_game, make_season
 
 VIEW = {"owner": 200, "admin": 200, "member": 200, "outsider": 404}
 ADMIN_VIEW = {"owner": 200, "admin": 200, "member": 403, "outsider": 404}

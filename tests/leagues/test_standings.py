@@ -7,7 +7,7 @@ from leagues.models import Season
 from leagues.standings import compute_standings, game_finished, standings_for
 from rummy.models import Game
 
-from .conftest import make_game, make_season, make_user
+from .conftest import make_game, make_person, make_season
 
 
 def names(rows):
@@ -42,7 +42,7 @@ def test_rows_add_up_finished_games_only(cast, league, season):
 
 def test_tie_break_order(cast, league, season):
     """games won > total points > rounds won > fewer games played > name."""
-    u = {n: make_user(n) for n in ["pia", "quin", "ron", "sam", "tia", "uma", "vic"]}
+    u = {n: make_person(n) for n in ["pia", "quin", "ron", "sam", "tia", "uma", "vic"]}
     make_game(league, season, [(u["pia"], 150, 1, True)])
     make_game(league, season, [(u["pia"], 150, 1, True)])  # 2 wins
     make_game(league, season, [(u["quin"], 200, 1, True)])  # 1 win, 200 points

@@ -15,7 +15,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from leagues import throttle
-from tests.leagues.conftest import PASSWORD, make_user
+from tests.cast import PASSWORD, make_person
 
 NAT = "203.0.113.7"  # a carrier NAT address shared by many phones
 START = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
@@ -176,7 +176,7 @@ def test_a_paused_attempt_reveals_nothing_about_the_password(client, cast, froze
 
 
 def test_unknown_accounts_are_counted_like_real_ones(client, db, frozen):
-    make_user("real")
+    make_person("real")
     for _ in range(settings.LOGIN_ACCOUNT_LIMIT):
         attempt(client, "nobody", "wrong-password")
     assert attempt(client, "nobody", "x").status_code == 429

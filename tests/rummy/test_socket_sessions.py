@@ -20,7 +20,8 @@ from leagues.models import User
 from rummy import play
 from rummy.models import Game, Move
 from rummy.table import sockets
-from tests.rummy.conftest import PASSWORD, cards_shown, start_two
+from tests.cast import PASSWORD
+from tests.rummy.conftest import cards_shown, start_two
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.middleware import proxied_address
-from tests.leagues.conftest import PASSWORD, make_user
+from tests.cast import PASSWORD
 
 
 def via_proxy(client, forged, real, username, password):
@@ -39,11 +39,6 @@ def via_proxy(client, forged, real, username, password):
 )
 def test_the_entry_our_proxy_added_is_the_address(header, count, expected):
     assert proxied_address(header, count) == expected
-
-
-@pytest.fixture
-def cast(db):
-    return {"owner": make_user("alice")}
 
 
 @pytest.fixture
