@@ -18,7 +18,7 @@ from .melds import joker_options, meld_problem, validate_meld
 from .scoring import final_result, score_round
 from .state import DEFAULT_SETTINGS, GameState, Settings, deal_next_round, new_game, position
 from .values import MAX_PLAYERS, MIN_PLAYERS, Action, RoundEnd
-from .view import seat_view
+from .view import SeatView, seat_view
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -30,6 +30,7 @@ __all__ = [
     "GameState",
     "RoundEnd",
     "RuleError",
+    "SeatView",
     "Settings",
     "apply_action",
     "can_knock_after",

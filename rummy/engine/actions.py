@@ -282,7 +282,7 @@ def _end_round(
 # -- helpers for the interface and the clock ----------------------------------------------
 
 
-def legal_actions(state: GameState, seat: int | None) -> list[str]:
+def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     """What ``seat`` may do now, in the order draw, meld, knock, pass ([] if not their turn).
 
     "meld" means melding is possible in principle (R3.2, R8.2); "knock" is listed only
@@ -290,7 +290,7 @@ def legal_actions(state: GameState, seat: int | None) -> list[str]:
     """
     if state.round_over or seat is None or seat != state.turn:
         return []
-    out = []
+    out: list[Action] = []
     may_play = state.drawn >= 1 or not state.stock
     if state.stock and state.drawn < MAX_DRAWS:
         out.append(Action.DRAW)

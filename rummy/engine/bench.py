@@ -11,6 +11,7 @@ import random
 import statistics
 import sys
 import time
+from typing import Any
 
 from .actions import apply_action
 from .bots import choose_action
@@ -53,7 +54,7 @@ def full_table_position() -> GameState:
     return position(hands=[hand, "KS", "QS", "JS"], table=table, stock="2C 3C", drawn=1)
 
 
-def meld_action(state: GameState) -> dict:
+def meld_action(state: GameState) -> dict[str, Any]:
     """Play A-3♥ from the hand, free the joker held as 5♣ with the real 5♣ and reuse it
     as the 4♥, and join two spade runs: R5.2 (a)-(d) all have work to do."""
     table = [list(m) for m in state.table]

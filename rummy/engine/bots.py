@@ -64,7 +64,7 @@ def _hand_runs(hand: list[Card]) -> list[list[Card]]:
 
 def _melds_from_hand(hand: list[Card], rng: random.Random) -> list[list[Card]]:
     """Greedy: take groups and runs from the hand while they last (R5.3)."""
-    out = []
+    out: list[list[Card]] = []
     while True:
         found = _hand_groups(hand) + _hand_runs(hand)
         if not found:
@@ -89,7 +89,7 @@ def _lay_off(table: list[list[Card]], hand: list[Card], rng: random.Random) -> b
     rng.shuffle(cards)
     order = list(range(len(table)))
     rng.shuffle(order)
-    rooms = {}
+    rooms: dict[int, set[int]] = {}
     for c in cards:
         for i in order:
             m = table[i]

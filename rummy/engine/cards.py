@@ -146,10 +146,10 @@ for _c in REAL_CARDS:
     _PARSE_CACHE[str(_c)] = _c
     if _c.rank == 10:
         _PARSE_CACHE["T" + _c.suit] = _c
-for _j in JOKER_AS:
+for _c, _j in zip(REAL_CARDS, JOKER_AS, strict=True):  # _j is the joker declared as _c
     _PARSE_CACHE[str(_j)] = _j
-    if _j.declared.rank == 10:
-        _PARSE_CACHE["*T" + _j.declared.suit] = _j
+    if _c.rank == 10:
+        _PARSE_CACHE["*T" + _c.suit] = _j
 del _c, _j
 
 

@@ -6,6 +6,8 @@ player can read, usually more specific than the default in ``ERROR_CODES``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 #: code -> default message. The order is the README's check order (first match wins).
 ERROR_CODES: dict[str, str] = {
     "round_over": "The round has ended.",
@@ -37,7 +39,7 @@ class RuleError(Exception):
         code: str,
         message: str | None = None,
         reason: str | None = None,
-        params: dict | None = None,
+        params: Mapping[str, str | int] | None = None,
     ):
         if code not in ERROR_CODES:
             raise ValueError(f"unknown rule error code {code!r}")
@@ -46,7 +48,7 @@ class RuleError(Exception):
         # A finer, machine-readable "why" (e.g. "sequence_gap") with its parameters,
         # so that the interface can word it in the player's language.
         self.reason = reason
-        self.params = dict(params or {})
+        self.params: dict[str, str | int] = dict(params or {})
         super().__init__(self.message)
 
     def __repr__(self) -> str:

@@ -60,7 +60,7 @@ def meld_kind(cards: Sequence[Card]) -> str | None:
     return kind
 
 
-def _why_invalid(cards: Sequence[Card]) -> tuple[str, dict, str]:
+def _why_invalid(cards: Sequence[Card]) -> tuple[str, dict[str, str | int], str]:
     """Why an (invalid, fully declared) meld breaks R4: (reason, params, sentence)."""
     codes = sorted(c.ecode for c in cards)
     n = len(codes)
@@ -141,7 +141,9 @@ def validate_meld(cards: Sequence[Card]) -> str:
     problem = meld_problem(cards)
     if problem is not None:
         raise problem
-    return meld_kind(list(cards))  # type: ignore[return-value]
+    kind = meld_kind(list(cards))
+    assert kind is not None  # meld_problem found nothing wrong
+    return kind
 
 
 def joker_options(other_cards: Iterable[Card]) -> list[Card]:
@@ -154,8 +156,8 @@ def joker_options(other_cards: Iterable[Card]) -> list[Card]:
     others = list(other_cards)
     if any(c.joker and c.declared is None for c in others):
         return []
-    out = []
-    for joker in JOKER_AS:
+    out: list[Card] = []
+    for card, joker in zip(REAL_CARDS, JOKER_AS, strict=True):  # joker declared as card
         if meld_kind(others + [joker]) is not None:
-            out.append(joker.declared)
+            out.append(card)
     return out

@@ -41,7 +41,7 @@ class CaseFailed(Exception):
     """One difference between a vector's expectation and the engine."""
 
 
-def _hand_key(text: str) -> Counter:
+def _hand_key(text: str) -> Counter[str]:
     return Counter(str(c) for c in parse_cards(text))
 
 
