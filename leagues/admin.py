@@ -19,7 +19,8 @@ class UserAdmin(BaseUserAdmin):
     ]
     list_filter = ["is_staff", "is_superuser", "is_active", "email_verified"]
     search_fields = ["username", "display_name", "email"]
-    fieldsets = BaseUserAdmin.fieldsets + (
+    fieldsets = (
+        *(BaseUserAdmin.fieldsets or ()),
         (_("Carousel"), {"fields": ["display_name", "email_verified"]}),
     )
     add_fieldsets = (

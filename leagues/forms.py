@@ -27,8 +27,8 @@ class NoControlCharacters:
     """Form mixin: the listed one-line fields refuse control characters, the multi-line
     ones everything but line breaks (``leagues.validators``)."""
 
-    one_line_fields = ()
-    multiline_fields = ()
+    one_line_fields: tuple[str, ...] = ()
+    multiline_fields: tuple[str, ...] = ()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -42,7 +42,7 @@ class League(models.Model):
         _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.INVITE
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    members = models.ManyToManyField(
+    members: "models.ManyToManyField[User, Membership]" = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="leagues"
     )
 

@@ -33,13 +33,13 @@ from django.utils.translation import ngettext
 
 from leagues.models import User
 from rummy import engine
+from rummy.clock.text import absolute_text, time_left_text
 from rummy.models import Game, Notice
 from rummy.notifications.prefs import wants
 from rummy.notifications.tokens import (
     absolute_url,
     unsubscribe_url,
 )
-from rummy.templatetags.clock_tags import absolute_text, time_left_text
 
 log = logging.getLogger(__name__)
 
@@ -308,7 +308,7 @@ def send_due_reminders(now=None) -> int:
         .exclude(_noticed(Notice.Kind.REMINDER))
         .order_by("turn_deadline")
     )
-    due = {}
+    due: dict[int, list[Game]] = {}
     for game in candidates:
         quarter = (game.turn_deadline - game.turn_started_at) / REMINDER_FRACTION
         if now >= game.turn_deadline - quarter:

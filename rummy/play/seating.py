@@ -81,8 +81,10 @@ def leave_seat(game_id, user, expected_version=None) -> Result:
         game.delete()
         return Result(game, game.version)
     if game.host_id == user.pk:
-        game.host = game.seats.first().user
-        game.save(update_fields=["host"])
+        successor = game.seats.select_related("user").first()
+        if successor is not None:  # there is one: the table was not empty
+            game.host = successor.user
+            game.save(update_fields=["host"])
     _bump(game)
     return Result(game, game.version)
 
@@ -106,7 +108,8 @@ def _start(game: Game) -> Result:
     for number, seat in enumerate(seats):
         seat.number = number
     Seat.objects.bulk_update(seats, ["number"])
-    game._prefetched_objects_cache = {}
+    # The seats now have numbers: forget any prefetched copies without them.
+    vars(game).pop("_prefetched_objects_cache", None)
     season = game.league.active_season()
     if season:
         game.season = season

@@ -159,7 +159,8 @@ def _turn_fields(game: Game, state, now):
     )
     if same_turn:
         return {"to_move_id": to_move_id}
-    seconds = game.season.turn_seconds if game.season_id else game.turn_seconds
+    season = game.season if game.season_id else None
+    seconds = season.turn_seconds if season is not None else game.turn_seconds
     return {
         "to_move_id": to_move_id,
         "turn_started_at": now,

@@ -6,12 +6,13 @@ league's games may be watched by any signed-in user.
 """
 
 import time
+from dataclasses import dataclass
 
 from django.db.models import Prefetch
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from leagues.access import can_view_league
+from leagues.access import can_view_league, membership_for
 from rummy.models import Game, Seat
 from rummy.table import memory
 
@@ -19,7 +20,7 @@ from rummy.table import memory
 def games_with_seats():
     """Games with their league and seated users loaded: every page of a game reads
     them, and loading them once keeps the query count independent of the seats."""
-    return Game.objects.select_related("league").prefetch_related(
+    return Game.objects.select_related("league", "season").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("user"))
     )
 
@@ -71,23 +72,43 @@ def game_at_least(game_id, version):
     return game
 
 
-# Whether a user may watch a league, for sockets that re-render on every move: checked
-# against the database at most every few seconds per user and league, so a removed
-# member's open socket stops within that time.
+# What a user may do at a league's tables, for sockets that re-render on every move:
+# checked against the database at most every few seconds per user and league, so a
+# removed member's open socket stops within that time.
 VIEW_CHECK_SECONDS = 15
 
 
-def remembered_view_check(user, league):
-    """``may_view``'s answer if it is fresh in memory, else None (no database)."""
+@dataclass(frozen=True)
+class Rights:
+    """What one user may do at one league's tables (the presenters' only source)."""
+
+    may_view: bool
+    is_member: bool
+    is_admin: bool
+
+
+def remembered_rights(user, league):
+    """``rights`` if fresh in this process's memory, else None (no database)."""
     hit = memory.view_checks.get((user.pk, league.pk))
     if hit is not None and time.monotonic() - hit[1] < VIEW_CHECK_SECONDS:
         return hit[0]
     return None
 
 
+def rights(user, league) -> Rights:
+    found = remembered_rights(user, league)
+    if found is None:
+        membership = membership_for(user, league)
+        found = Rights(
+            # As leagues.access.can_view_league decides, from the one membership read.
+            may_view=membership is not None
+            or (league.is_public and getattr(user, "is_authenticated", False)),
+            is_member=membership is not None,
+            is_admin=membership is not None and membership.is_admin,
+        )
+        memory.view_checks.put((user.pk, league.pk), (found, time.monotonic()))
+    return found
+
+
 def may_view(user, league):
-    allowed = remembered_view_check(user, league)
-    if allowed is None:
-        allowed = can_view_league(user, league)
-        memory.view_checks.put((user.pk, league.pk), (allowed, time.monotonic()))
-    return allowed
+    return rights(user, league).may_view

@@ -8,15 +8,13 @@ the page's form) and go through ``rummy.table.dispatch`` like the HTTP view (onc
 ``rummy.table.sockets`` has found the socket's session still valid); a refusal is
 answered to the sender alone. The channel layer carries only ids and versions.
 
-``MeConsumer`` (``ws/me/``): the header badge of games awaiting the user's move.
-
-Both are ``GuardedConsumer``s: counted against the user's socket cap, and closed when
-the session they were opened with ends (``rummy.table.sockets``).
+Every socket of the site is a ``GuardedConsumer``: counted against the user's socket
+cap, and closed when the session it was opened with ends (``rummy.table.sockets``);
+the header's count is the lobby's (``rummy.lobby.consumers``).
 """
 
 import asyncio
 import json
-import re
 import time
 from urllib.parse import parse_qs
 
@@ -24,7 +22,6 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.core.exceptions import SynchronousOnlyOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -32,18 +29,16 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import play
 from rummy.clock import deadlines
-from rummy.models import Game
 from rummy.play import broadcast
-from rummy.table import memory, sockets
+from rummy.table import memory, rendering, sockets
 from rummy.table.access import (
     game_at_least,
     may_view,
     remember,
     remembered_game,
-    remembered_view_check,
     viewable_game,
 )
-from rummy.table.presenters import SORTS, table_context
+from rummy.table.presenters import SORTS
 
 MAX_FRAME = 4096  # a form's fields are a few hundred bytes; anything bigger is refused
 
@@ -77,7 +72,7 @@ def in_language(language, function):
 
 
 def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=None):
-    """The user's fragments for the game as it is now, or None if it is gone/hidden.
+    """The user's frames for the game as it is now, or None if it is gone/hidden.
     With ``enforce_clock`` (on connect) a passed deadline is played first, so a page
     that opens after a missed clock tick never shows a stuck game. With ``version`` (a
     broadcast) the game may come from what another socket of this process loaded."""
@@ -93,37 +88,11 @@ def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=No
         return None
     if enforce_clock and deadlines.enforce_deadline(game):
         game = viewable_game(user, game_id)
-    return render_to_string("rummy/_game_frames.html", table_context(game, user, sort, flash))
-
-
-def render_remembered(user, game_id, sort, version, language):
-    """The fast path after a move, run on the event loop itself (no thread hop, no
-    database): the game at ``version`` is already in this process's memory, and so is
-    the answer whether ``user`` may see it. None when anything would need the database
-    (then the caller renders in a thread): an open table, the player to move (their
-    draft), or a template that turns out to query."""
-    game = remembered_game(game_id, version)
-    if game is None or game.state is None or game.to_move_id == user.pk:
-        return None
-    if not remembered_view_check(user, game.league):
-        return None
-    try:
-        with translation.override(language):
-            return render_to_string("rummy/_game_frames.html", table_context(game, user, sort))
-    except SynchronousOnlyOperation:
-        return None
+    return rendering.render_frames(game, user, sort, flash)
 
 
 def render_flash(message):
     return render_to_string("rummy/_flash.html", {"flash": message})
-
-
-VERSION_RE = re.compile(r'id="game-view"[^>]*\sdata-version="(\d+)"')
-
-
-def _version_of(frames):
-    match = VERSION_RE.search(frames)
-    return int(match.group(1)) if match else -1
 
 
 # Game ids -> the task loading that game into this process's memory. After a move every
@@ -253,8 +222,8 @@ class GameConsumer(GuardedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         # The full current view on every (re)connect: nothing is missed while away.
-        self.sent_version = _version_of(frames)
-        await self.send(text_data=frames)
+        self.sent_version = frames.version
+        await self.send(text_data=frames.html)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -283,6 +252,9 @@ class GameConsumer(GuardedConsumer):
             with translation.override(self.language):
                 await self.send(text_data=render_flash(refusal.message))
             return
+        if outcome.game is not None:
+            # The game as just saved: this process's sockets render from it.
+            remember(outcome.game)
         if not outcome.game_changed:
             # A draft edit is private to the player: answer this page only.
             await self._send_view()
@@ -305,7 +277,8 @@ class GameConsumer(GuardedConsumer):
         frames = None
         if version is not None and flash is None:
             await load_once(self.game_id, version)
-            frames = render_remembered(self.user, self.game_id, self.sort, version, self.language)
+            with translation.override(self.language):
+                frames = rendering.render_remembered(self.user, self.game_id, self.sort, version)
         if frames is None:
             frames = await in_language(self.language, render_view)(
                 self.user, self.game_id, self.sort, flash, version=version
@@ -313,8 +286,8 @@ class GameConsumer(GuardedConsumer):
         if frames is None:
             await self.close()
             return
-        self.sent_version = max(self.sent_version, _version_of(frames))
-        await self.send(text_data=frames)
+        self.sent_version = max(self.sent_version, frames.version)
+        await self.send(text_data=frames.html)
 
     async def game_updated(self, event):
         version = event.get("version", 0)
@@ -325,32 +298,3 @@ class GameConsumer(GuardedConsumer):
         if await self.session_lapsed():
             return
         await self._send_view(version=version)
-
-
-def move_count_html(user):
-    count = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
-    return render_to_string("rummy/_move_count.html", {"move_count": count})
-
-
-class MeConsumer(GuardedConsumer):
-    async def connect(self):
-        if not await self.admit():
-            return
-        self.group = broadcast.user_group(self.user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self.moves_changed({})
-
-    async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        await super().disconnect(code)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        """Nothing is sent on this socket by the page; ignore anything that arrives."""
-
-    async def moves_changed(self, event):
-        if self.ended:
-            return
-        html = await in_language(self.language, move_count_html)(self.user)
-        await self.send(text_data=html)

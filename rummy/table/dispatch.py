@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from rummy import engine, play
+from rummy.models import Game
 from rummy.play import ActionRefused
 
 MAX_FIELD = 64  # no legitimate field is longer; anything else is refused unread
@@ -29,6 +30,9 @@ class Outcome:
     # The version the action produced (game-changing actions), so that the page can be
     # rendered from a game at least that new.
     version: int | None = None
+    # The game as the write path saved it, seats and users loaded (turn actions and
+    # "Play"): the page renders from it without reading the game again.
+    game: Game | None = None
 
 
 def _field(data, name, required=True):
@@ -54,14 +58,14 @@ def perform(game_id, user, data) -> Outcome:
     name, _sep, arg = action.partition(":")
     if name in TURN_ACTIONS:
         result = TURN_ACTIONS[name](game_id, user, version)
-        return Outcome(game_changed=True, version=result.version)
+        return Outcome(game_changed=True, version=result.version, game=result.game)
     if name in SEATING:
         result = SEATING[name](game_id, user, version)
         deleted = not type(result.game).objects.filter(pk=result.game.pk).exists()
         return Outcome(game_changed=True, game_deleted=deleted, version=result.version)
     if name in ("play", "play_knock"):
         result = play.play_draft(game_id, user, version, knock=name == "play_knock")
-        return Outcome(game_changed=True, version=result.version)
+        return Outcome(game_changed=True, version=result.version, game=result.game)
     if name in DRAFT_ACTIONS:
         DRAFT_ACTIONS[name](game_id, user, version)
     elif name == "select":

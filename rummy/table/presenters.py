@@ -13,12 +13,12 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from leagues.access import membership_for
 from rummy import engine
+from rummy.clock.text import turn_clock
 from rummy.models import Game
 from rummy.play import drafts
+from rummy.play.wording import meld_problem_message
 from rummy.table import memory
-from rummy.templatetags.clock_tags import table_clock
 
 SUIT_NAMES = {
     "C": gettext_lazy("clubs"),
@@ -108,15 +108,16 @@ def _meld_info(meld_codes, index, editing, selected):
 def _meld_problem_words(problem):
     if problem is None:
         return ""
-    from rummy.play.wording import meld_problem_message
-
     # The engine's reason code says exactly what is wrong with this meld (R4).
     return meld_problem_message(problem)
 
 
-def table_context(game: Game, user, sort="suit", flash=None):
-    """Everything the table templates need for ``user``: ``game`` must come from
-    ``rummy.table.access.games_with_seats`` so that seats and users are already loaded."""
+def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=None):
+    """Everything the table templates need for ``user``. It reads nothing from the
+    database: ``game`` comes from ``rummy.table.access.games_with_seats`` (seats and
+    users loaded), ``rights`` is what ``user`` may do in its league
+    (``access.rights``) and ``draft`` the user's current draft if they are arranging
+    (``rummy.table.rendering`` reads both)."""
     sort = sort if sort in SORTS else "suit"
     seats = list(game.seats.all())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
@@ -130,7 +131,7 @@ def table_context(game: Game, user, sort="suit", flash=None):
         "is_player": my_seat is not None,
     }
     if game.state is None:
-        member = membership_for(user, game.league) is not None
+        member = rights.is_member
         ctx.update(
             seats=[
                 {"name": s.user.name, "is_me": s is my_seat, "is_host": s.user_id == game.host_id}
@@ -146,28 +147,27 @@ def table_context(game: Game, user, sort="suit", flash=None):
     seat_number = my_seat.number if my_seat is not None else None
     view = engine.seat_view(state, seat_number)
     names = {s.number: s.user.name for s in seats}
-    legal = view["legal"]
-    draft = None
-    if seat_number is not None and "meld" in legal:
-        draft = drafts.current_draft(game, seat_number)
+    legal = view.legal
+    # Only the player to move can be arranging (a draft belongs to one version).
+    draft = draft if seat_number is not None and engine.Action.MELD in legal else None
     editing = draft is not None
     selected = set(draft.data.get("selected", [])) if editing else set()
-    hand_codes = draft.data["hand"] if editing else view["hand"]
-    table_codes = draft.data["table"] if editing else [m.split() for m in view["table"]]
+    hand_codes = draft.data["hand"] if editing else view.hand
+    table_codes = draft.data["table"] if editing else [m.split() for m in view.table]
     hand, hand_html = None, None
     if editing:
         hand = [
             card_info(code, f"h{i}", f"h{i}" in selected) for code, i in sort_hand(hand_codes, sort)
         ]
-    elif seat_number is not None and not view["game_over"]:
+    elif seat_number is not None and not view.game_over:
         # Another player's move does not change this hand: rendered once per hand and
         # order, not once per move.
         hand_html = fragment(
             "rummy/_hand.html",
-            (game.pk, tuple(hand_codes), sort, view["hand_points"]),
+            (game.pk, tuple(hand_codes), sort, view.hand_points),
             lambda: {
                 "hand": [card_info(code) for code, _i in sort_hand(hand_codes, sort)],
-                "hand_points": view["hand_points"],
+                "hand_points": view.hand_points,
                 "editing": False,
                 "sort": sort,
                 "game_pk": game.pk,
@@ -183,7 +183,7 @@ def table_context(game: Game, user, sort="suit", flash=None):
         melds = None
         melds_html = fragment(
             "rummy/_melds.html",
-            tuple(view["table"]),
+            tuple(view.table),
             lambda: {
                 "melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
                 "editing": False,
@@ -193,20 +193,20 @@ def table_context(game: Game, user, sort="suit", flash=None):
         {
             "number": n,
             "name": names.get(n, "?"),
-            "hand_size": view["hand_sizes"][n],
-            "score": view["scores"][n],
-            "rounds_won": view["rounds_won"][n],
-            "is_turn": n == view["turn"] and not view["round_over"],
-            "is_dealer": n == view["dealer"],
+            "hand_size": view.hand_sizes[n],
+            "score": view.scores[n],
+            "rounds_won": view.rounds_won[n],
+            "is_turn": n == view.turn and not view.round_over,
+            "is_dealer": n == view.dealer,
             "is_me": n == seat_number,
-            "final_score": (view["final_scores"] or [None] * len(names))[n],
-            "is_winner": n in (view["game_winners"] or []),
+            "final_score": (view.final_scores or [None] * len(names))[n],
+            "is_winner": n in (view.game_winners or []),
         }
-        for n in range(len(view["hand_sizes"]))
+        for n in range(len(view.hand_sizes))
     ]
-    clock = table_clock(game, user)
-    my_turn = seat_number is not None and view["turn"] == seat_number and not view["round_over"]
-    turn_name = names.get(view["turn"], "?")
+    clock = turn_clock(game, rights.is_admin)
+    my_turn = seat_number is not None and view.turn == seat_number and not view.round_over
+    turn_name = names.get(view.turn, "?")
     # Everyone but the player to move (and each of those alike) sees the same status at
     # one version; the time left in it is shown to the minute.
     minute = int(time.time() // 60) if clock["deadline"] else None
@@ -215,7 +215,7 @@ def table_context(game: Game, user, sort="suit", flash=None):
         (game.pk, game.version, my_turn, editing, turn_name, clock["deadline"], minute),
         lambda: {
             "view": view,
-            "final": view["game_over"],
+            "final": view.game_over,
             "my_turn": my_turn,
             "legal": legal,
             "editing": editing,
@@ -236,20 +236,21 @@ def table_context(game: Game, user, sort="suit", flash=None):
         legal=legal,
         editing=editing,
         has_selection=bool(selected),
-        can_play_knock=editing
+        can_play_knock=draft is not None
+        and seat_number is not None
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
         turn_name=turn_name,
         my_turn=my_turn,
-        hand_points=view["hand_points"],
+        hand_points=view.hand_points,
         # A finished round never changes: its (large) revealed hands render once.
         last_round_html=fragment(
             "rummy/_last_round.html",
-            (game.pk, _round_key(view["last_round"]), tuple(names.items())),
+            (game.pk, _round_key(view.last_round), tuple(names.items())),
             lambda: {"last_round": _last_round(view, names)},
         )
-        if view["last_round"]
+        if view.last_round
         else "",
-        final=view["game_over"],
+        final=view.game_over,
     )
     return ctx
 
@@ -274,7 +275,7 @@ def fragment(template, key, context_fn):
 
 def _last_round(view, names):
     """The finished round's revealed hands and points (R7); hands are public now."""
-    last = view["last_round"]
+    last = view.last_round
     if not last:
         return None
     winners = set(last.get("winners") or [])

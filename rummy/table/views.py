@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 
 from rummy import play
 from rummy.clock import deadlines
-from rummy.table import dispatch
-from rummy.table.access import game_at_least, get_game_for_viewer, may_view
-from rummy.table.presenters import SORTS, table_context
+from rummy.table import dispatch, rendering
+from rummy.table.access import game_at_least, get_game_for_viewer, may_view, remember
+from rummy.table.presenters import SORTS
 
 SORT_SESSION_KEY = "rummy_hand_sort"
 
@@ -36,7 +36,7 @@ def _sort(request):
 
 
 def _render_table(request, game, flash=None, status=200):
-    context = table_context(game, request.user, _sort(request), flash=flash)
+    context = rendering.page_context(game, request.user, _sort(request), flash=flash)
     template = "rummy/_game_frames.html" if request.htmx else "rummy/table.html"
     return render(request, template, context, status=status)
 
@@ -72,9 +72,13 @@ def act(request, game_id):
         return redirect(game.league)
     if not request.htmx:
         return redirect(game)
-    # A draft edit has no new version (and reads the game afresh, with the draft).
-    game = game_at_least(game_id, outcome.version) if outcome.version is not None else None
-    if game is None:
+    if outcome.game is not None:
+        # The game as just saved: rendered from it, and this process's sockets of the
+        # game render from it too instead of reading it again.
+        game = outcome.game
+        remember(game)
+    else:
+        # A draft edit (no new version) or a seating change: read afresh.
         game = get_game_for_viewer(request.user, game_id)
     return _render_table(request, game)
 

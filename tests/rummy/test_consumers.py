@@ -214,12 +214,12 @@ def test_sockets_of_one_process_share_the_game_they_load(django_assert_num_queri
     game, cast = setup
     render_view(cast["alice"], game.pk, "suit", version=game.version)
     with django_assert_num_queries(1):  # bob's membership check only; no game load
-        html = render_view(cast["bob"], game.pk, "suit", version=game.version)
+        html = render_view(cast["bob"], game.pk, "suit", version=game.version).html
     assert f'data-version="{game.version}"' in html
     from rummy import play
 
     play.draw(game.pk, game.to_move, game.version)
-    html = render_view(cast["bob"], game.pk, "suit", version=game.version + 1)
+    html = render_view(cast["bob"], game.pk, "suit", version=game.version + 1).html
     assert f'data-version="{game.version + 1}"' in html
 
 
@@ -252,17 +252,18 @@ def test_the_event_loop_fast_path_renders_the_same_view_or_declines(setup):
     """After a move, sockets whose game and access check are already in memory render
     on the event loop; the result is the same view, and whatever would need the
     database (the player to move, an unknown viewer) is left to the thread path."""
-    from rummy.table.consumers import render_remembered, render_view
+    from rummy.table.consumers import render_view
+    from rummy.table.rendering import render_remembered
 
     game, cast = setup
     mover = game.to_move
     other = cast["bob"] if mover == cast["alice"] else cast["alice"]
-    assert render_remembered(other, game.pk, "suit", game.version, "en") is None  # cold
+    assert render_remembered(other, game.pk, "suit", game.version) is None  # cold
     expected = render_view(other, game.pk, "suit", version=game.version)  # warms both
-    assert render_remembered(other, game.pk, "suit", game.version, "en") == expected
-    assert render_remembered(mover, game.pk, "suit", game.version, "en") is None
-    assert render_remembered(cast["carol"], game.pk, "suit", game.version, "en") is None
-    assert render_remembered(other, game.pk, "suit", game.version + 1, "en") is None
+    assert render_remembered(other, game.pk, "suit", game.version) == expected
+    assert render_remembered(mover, game.pk, "suit", game.version) is None
+    assert render_remembered(cast["carol"], game.pk, "suit", game.version) is None
+    assert render_remembered(other, game.pk, "suit", game.version + 1) is None
 
 
 async def test_sockets_waiting_for_the_same_version_read_the_game_once(setup, monkeypatch):

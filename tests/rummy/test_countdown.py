@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.template import Context, Template
 
-from rummy.templatetags.clock_tags import duration_text, time_left_text
+from rummy.clock.text import duration_text, time_left_text
 
 NOW = datetime.datetime(2026, 3, 2, 10, 0, tzinfo=datetime.UTC)
 
@@ -94,9 +94,9 @@ def test_base_template_loads_countdown_script(client):
 @pytest.mark.django_db
 def test_table_clock_marks_absent_players_and_offers_end_early_to_admins_only():
     from rummy import engine
+    from rummy.clock.text import turn_clock
     from rummy.models import Seat
-    from rummy.table.access import viewable_game
-    from rummy.templatetags.clock_tags import table_clock
+    from rummy.table.access import rights, viewable_game
     from tests.factories import make_league, make_user, started_game
 
     owner, admin, bob, watcher = (make_user() for _ in range(4))
@@ -104,6 +104,10 @@ def test_table_clock_marks_absent_players_and_offers_end_early_to_admins_only():
     game = started_game(
         [owner, bob], league=league, state=engine.position(hands=["2C 3D", "KS QS"], stock="9H 5D")
     )
+
+    def table_clock(game, user):
+        return turn_clock(game, rights(user, game.league).is_admin)
+
     game = viewable_game(owner, game.pk)
     clock = table_clock(game, owner)
     assert clock["deadline"] == game.turn_deadline

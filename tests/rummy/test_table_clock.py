@@ -72,9 +72,9 @@ def test_absent_badge_for_everyone_and_end_early_for_admins_only(client, table):
 
 def test_socket_frames_carry_the_badge_and_the_button(table):
     mark_absent(table["game"], table["player"])
-    frames = render_view(table["admin"], table["game"].pk, "suit")
+    frames = render_view(table["admin"], table["game"].pk, "suit").html
     assert 'class="badge absent"' in frames and "btn-end-early" in frames
-    frames = render_view(table["watcher"], table["game"].pk, "suit")
+    frames = render_view(table["watcher"], table["game"].pk, "suit").html
     assert 'class="badge absent"' in frames and "btn-end-early" not in frames
 
 

@@ -181,7 +181,7 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
 
     from rummy import play
     from rummy.models import Game
-    from rummy.table import memory, presenters
+    from rummy.table import memory, rendering
     from rummy.table.access import game_at_least
 
     game = start_two(league, cast)  # alice to move
@@ -190,7 +190,7 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
     def page(user, version):
         return render_to_string(
             "rummy/_game_frames.html",
-            presenters.table_context(game_at_least(game.pk, version), user),
+            rendering.page_context(game_at_least(game.pk, version), user, "suit"),
         )
 
     page(bob, game.version)
@@ -211,8 +211,8 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
     memory.fragments.clear()
     game_now = Game.objects.get(pk=game.pk)
     assert bob_html == render_to_string(
-        "rummy/_game_frames.html", presenters.table_context(game_now, bob)
+        "rummy/_game_frames.html", rendering.page_context(game_now, bob, "suit")
     )
     assert carol_html == render_to_string(
-        "rummy/_game_frames.html", presenters.table_context(game_now, carol)
+        "rummy/_game_frames.html", rendering.page_context(game_now, carol, "suit")
     )
