@@ -131,38 +131,74 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         "is_player": my_seat is not None,
     }
     if game.state is None:
-        member = rights.is_member
-        ctx.update(
-            seats=[
-                {"name": s.user.name, "is_me": s is my_seat, "is_host": s.user_id == game.host_id}
-                for s in seats
-            ],
-            open=game.is_open,
-            may_sit=game.is_open and member and my_seat is None and len(seats) < game.max_seats,
-            may_leave=game.is_open and my_seat is not None,
-            may_start=game.is_open and game.host_id == user.pk and len(seats) >= 2,
-        )
+        ctx.update(_open_table(game, user, seats, my_seat, rights))
         return ctx
     state = game.engine_state()
     seat_number = my_seat.number if my_seat is not None else None
     view = engine.seat_view(state, seat_number)
     names = {s.number: s.user.name for s in seats}
-    legal = view.legal
     # Only the player to move can be arranging (a draft belongs to one version).
-    draft = draft if seat_number is not None and engine.Action.MELD in legal else None
+    if seat_number is None or engine.Action.MELD not in view.legal:
+        draft = None
+    ctx.update(_hand_and_table(game, view, draft, sort))
+    ctx.update(_status(game, view, names, seat_number, draft is not None, rights))
+    ctx.update(
+        view=view,
+        game_pk=game.pk,
+        players=_players(view, names, seat_number),
+        legal=view.legal,
+        can_play_knock=draft is not None
+        and seat_number is not None
+        and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
+        hand_points=view.hand_points,
+        last_round_html=_last_round_html(game, view, names),
+        final=view.game_over,
+    )
+    return ctx
+
+
+def _open_table(game, user, seats, my_seat, rights):
+    """Before the start: who sits, and whether ``user`` may sit, leave or start."""
+    return {
+        "seats": [
+            {"name": s.user.name, "is_me": s is my_seat, "is_host": s.user_id == game.host_id}
+            for s in seats
+        ],
+        "open": game.is_open,
+        "may_sit": game.is_open
+        and rights.is_member
+        and my_seat is None
+        and len(seats) < game.max_seats,
+        "may_leave": game.is_open and my_seat is not None,
+        "may_start": game.is_open and game.host_id == user.pk and len(seats) >= 2,
+    }
+
+
+def _hand_and_table(game, view, draft, sort):
+    """The hand and the melds: the draft's while arranging (with the selection), else
+    the view's, each rendered once per content and shared (``fragment``)."""
     editing = draft is not None
     selected = set(draft.data.get("selected", [])) if editing else set()
     hand_codes = draft.data["hand"] if editing else view.hand
     table_codes = draft.data["table"] if editing else [m.split() for m in view.table]
-    hand, hand_html = None, None
+    parts = {
+        "editing": editing,
+        "has_selection": bool(selected),
+        "hand": None,
+        "hand_html": None,
+        "melds": None,
+        "melds_html": None,
+    }
     if editing:
-        hand = [
+        parts["hand"] = [
             card_info(code, f"h{i}", f"h{i}" in selected) for code, i in sort_hand(hand_codes, sort)
         ]
-    elif seat_number is not None and not view.game_over:
+        parts["melds"] = [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)]
+        return parts
+    if view.seat is not None and not view.game_over:
         # Another player's move does not change this hand: rendered once per hand and
         # order, not once per move.
-        hand_html = fragment(
+        parts["hand_html"] = fragment(
             "rummy/_hand.html",
             (game.pk, tuple(hand_codes), sort, view.hand_points),
             lambda: {
@@ -173,23 +209,20 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
                 "game_pk": game.pk,
             },
         )
-    if editing:
-        melds, melds_html = (
-            [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)],
-            None,
-        )
-    else:
-        # The table as everyone sees it: rendered once per arrangement, not per viewer.
-        melds = None
-        melds_html = fragment(
-            "rummy/_melds.html",
-            tuple(view.table),
-            lambda: {
-                "melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
-                "editing": False,
-            },
-        )
-    players = [
+    # The table as everyone sees it: rendered once per arrangement, not per viewer.
+    parts["melds_html"] = fragment(
+        "rummy/_melds.html",
+        tuple(view.table),
+        lambda: {
+            "melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
+            "editing": False,
+        },
+    )
+    return parts
+
+
+def _players(view, names, seat_number):
+    return [
         {
             "number": n,
             "name": names.get(n, "?"),
@@ -204,11 +237,14 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         }
         for n in range(len(view.hand_sizes))
     ]
+
+
+def _status(game, view, names, seat_number, editing, rights):
+    """Whose turn, the clock and the status line. Everyone but the player to move (and
+    each of those alike) sees the same status at one version, shown to the minute."""
     clock = turn_clock(game, rights.is_admin)
     my_turn = seat_number is not None and view.turn == seat_number and not view.round_over
     turn_name = names.get(view.turn, "?")
-    # Everyone but the player to move (and each of those alike) sees the same status at
-    # one version; the time left in it is shown to the minute.
     minute = int(time.time() // 60) if clock["deadline"] else None
     status_html = fragment(
         "rummy/_status.html",
@@ -217,42 +253,24 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
             "view": view,
             "final": view.game_over,
             "my_turn": my_turn,
-            "legal": legal,
+            "legal": view.legal,
             "editing": editing,
             "turn_name": turn_name,
             "clock": clock,
         },
     )
-    ctx.update(
-        view=view,
-        hand=hand,
-        hand_html=hand_html,
-        game_pk=game.pk,
-        clock=clock,
-        status_html=status_html,
-        melds=melds,
-        melds_html=melds_html,
-        players=players,
-        legal=legal,
-        editing=editing,
-        has_selection=bool(selected),
-        can_play_knock=draft is not None
-        and seat_number is not None
-        and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
-        turn_name=turn_name,
-        my_turn=my_turn,
-        hand_points=view.hand_points,
-        # A finished round never changes: its (large) revealed hands render once.
-        last_round_html=fragment(
-            "rummy/_last_round.html",
-            (game.pk, _round_key(view.last_round), tuple(names.items())),
-            lambda: {"last_round": _last_round(view, names)},
-        )
-        if view.last_round
-        else "",
-        final=view.game_over,
+    return {"clock": clock, "my_turn": my_turn, "turn_name": turn_name, "status_html": status_html}
+
+
+def _last_round_html(game, view, names):
+    """A finished round never changes: its (large) revealed hands render once."""
+    if not view.last_round:
+        return ""
+    return fragment(
+        "rummy/_last_round.html",
+        (game.pk, _round_key(view.last_round), tuple(names.items())),
+        lambda: {"last_round": _last_round(view, names)},
     )
-    return ctx
 
 
 def _round_key(last):
