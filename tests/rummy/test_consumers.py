@@ -288,3 +288,51 @@ async def test_sockets_waiting_for_the_same_version_read_the_game_once(setup, mo
     assert remembered_game(game.pk, game.version) is not None
     await consumers.load_once(game.pk, game.version)  # in memory: no read at all
     assert reads == [game.version]
+
+
+@pytest.mark.parametrize("name", ["bob", "carol"])  # a seated admin, a watching member
+async def test_a_member_removed_from_the_league_stops_receiving_the_table(setup, name):
+    """A socket opened while its user was a member stops once they are removed: after the
+    view check (``access.rights``, remembered for VIEW_CHECK_SECONDS) has gone stale, the
+    next move closes it instead of sending the game."""
+    import time
+
+    from leagues import services
+    from leagues.models import Membership
+    from rummy import play
+    from rummy.table import access, memory
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    removed = cast[name]
+    sockets = {}
+    for who in ("alice", name):
+        sockets[who], ok = await connect(f"/ws/games/{game.pk}/", cast[who])
+        assert ok
+        await sockets[who].receive_from()
+    try:
+        # A first move while still a member: the view check is remembered.
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
+        assert f'data-version="{game.version + 1}"' in await sockets[name].receive_from()
+        await sockets["alice"].receive_from()
+
+        def remove():
+            owner = Membership.objects.get(user=cast["alice"], league=game.league_id)
+            target = Membership.objects.get(user=removed, league=game.league_id)
+            services.remove_member(owner, target)
+
+        await database_sync_to_async(remove)()
+        # time_machine does not move time.monotonic: age the remembered check instead.
+        key = (removed.pk, game.league_id)
+        remembered = memory.view_checks.get(key)
+        if remembered is not None:
+            stale = time.monotonic() - access.VIEW_CHECK_SECONDS - 1
+            memory.view_checks.put(key, (remembered[0], stale))
+
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version + 1)
+        assert f'data-version="{game.version + 2}"' in await sockets["alice"].receive_from()
+        output = await sockets[name].receive_output(timeout=1)
+        assert output["type"] == "websocket.close", output.get("text", "")[:200]
+        assert await sockets[name].receive_nothing(timeout=0.2)
+    finally:
+        for s in sockets.values():
+            await s.disconnect()
