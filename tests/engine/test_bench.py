@@ -1,8 +1,11 @@
-"""The benchmark module runs and measures what it says (targets are checked by
-`python -m rummy.engine.bench`)."""
+"""The benchmark (``python -m rummy.engine.bench``) measures what it says: the position
+and the meld it times, reproducible rounds, and a report that names each case with its
+verdict against the target (the timings themselves are checked by ``make bench``)."""
 
-from rummy.engine import apply_action
-from rummy.engine.bench import bench_rounds, bench_validation, full_table_position, meld_action
+import pytest
+
+from rummy.engine import apply_action, bench
+from rummy.engine.bench import bench_rounds, full_table_position, meld_action
 
 
 def test_bench_position_is_a_full_two_deck_table():
@@ -18,8 +21,27 @@ def test_bench_meld_is_accepted_and_frees_a_joker():
     assert new.turn == 1 and len(new.hands[0]) == 11
 
 
-def test_bench_functions_run():
-    median, median_text, melds, hand = bench_validation(repeats=20)
-    assert median > 0 and median_text > 0 and melds >= 28 and hand == 15
-    secs, actions = bench_rounds(rounds=3)
-    assert secs > 0 and actions > 0
+def test_bench_rounds_replay_the_same_games_for_a_seed():
+    _secs, actions = bench_rounds(rounds=3, seed=5)
+    assert bench_rounds(rounds=3, seed=5)[1] == actions
+
+
+@pytest.mark.parametrize(
+    ("validation_us", "rounds_s", "verdicts", "code"),
+    [
+        (50.0, 5.0, ["OK", "OK"], 0),
+        (500.0, 5.0, ["TOO SLOW", "OK"], 1),
+        (50.0, 99.0, ["OK", "TOO SLOW"], 1),
+    ],
+)
+def test_bench_report_names_each_case_and_its_verdict(
+    monkeypatch, capsys, validation_us, rounds_s, verdicts, code
+):
+    monkeypatch.setattr(bench, "bench_validation", lambda: (validation_us, 60.0, 28, 15))
+    monkeypatch.setattr(bench, "bench_rounds", lambda: (rounds_s, 1234))
+    assert bench.main() == code
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("meld validation (28 melds on the table, hand of 15)")
+    assert lines[1].startswith("1,000 random rounds, 4 players") and "(1234 actions)" in lines[1]
+    assert [line.rsplit(")", 1)[1].strip() for line in lines] == verdicts
