@@ -1,2 +1,0 @@
-// Small progressive enhancements; the site works without them.
-"use strict";
