@@ -26,7 +26,7 @@ from tests.rummy.conftest import cards_shown, set_state, start_two
 # At module level: config.asgi builds its origin check when first imported, and at
 # collection DEBUG is still on (the host check); imported inside the test, after
 # pytest-django has turned DEBUG off, it would refuse every test origin.
-from tests.rummy.test_consumers import connect
+from tests.rummy.table.test_consumers import connect
 
 pytestmark = pytest.mark.django_db
 

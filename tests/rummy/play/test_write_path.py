@@ -1,4 +1,5 @@
-"""rummy.play.services: the one way a game changes — locking, versions, the log, results."""
+"""The write path (rummy.play: store, seating, turns): the one way a game changes —
+locking, versions, the log, results."""
 
 import threading
 
