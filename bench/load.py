@@ -37,7 +37,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from tests.stack.servers import HOST, start_servers, stop  # noqa: E402
+from tests.stack.servers import HOST, free_port, start_servers, stop  # noqa: E402
 
 VERSION_RE = re.compile(r'id="game-view"[^>]*data-version="(\d+)"')
 DRAW_RE = re.compile(r'id="btn-draw"')
@@ -59,7 +59,6 @@ def scratch_env(args, workdir):
         SECURE_COOKIES="0",
         ALLOWED_HOSTS=f"{HOST},localhost",
         STATIC_ROOT=str(workdir / "static"),
-        AXES_ENABLED="0",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
@@ -499,7 +498,11 @@ def main(argv=None):
     try:
         create_database(args, env)
         games = create_rows(args, env)
-        servers = start_servers(workers, env, workdir)
+        # DEBUG is off, so sockets are accepted only from the site's own origins
+        # (config/origins.py): the servers' own addresses, known before they start.
+        ports = [free_port() for _ in range(workers)]
+        env["CSRF_TRUSTED_ORIGINS"] = ",".join(f"http://{HOST}:{port}" for port in ports)
+        servers = start_servers(workers, env, workdir, ports=ports)
         stats, elapsed, connect_seconds, healthz = asyncio.run(run_load(games, servers, args))
         report(args, stats, elapsed, connect_seconds, healthz, workers)
         for server in servers:

@@ -34,6 +34,8 @@ from django.core import signing
 from django.core.cache import cache
 from django.utils.translation import ngettext
 
+from leagues.models import User
+
 DEVICE_COOKIE = "carousel_device"
 DEVICE_SALT = "carousel.leagues.throttle.device"
 DEVICE_MAX_AGE = 365 * 86400
@@ -85,8 +87,6 @@ def _read_device(request):
 
 def known_device(request, username):
     """The device id when this browser has logged in to ``username``'s account before."""
-    from leagues.models import User
-
     device_id, users = _read_device(request)
     if device_id is None or not users:
         return None

@@ -23,6 +23,7 @@ from .actions import legal_actions
 from .cards import JOKER, JOKER_AS, Card, hand_points
 from .melds import joker_options, meld_kind
 from .state import GameState
+from .values import Action
 
 
 def _take(hand: list[Card], cards: list[Card]) -> None:
@@ -267,7 +268,7 @@ def choose_action(
 ) -> dict[str, Any]:
     """Pick a legal action for ``seat`` (whose turn it is)."""
     legal = legal_actions(state, seat)
-    if "meld" in legal:
+    if Action.MELD in legal:
         plan = plan_table(state, seat, rng, level)
         if plan is not None:
             table, hand = plan
@@ -276,13 +277,13 @@ def choose_action(
                 and hand_points(hand) <= state.settings.knock_limit
                 and rng.random() < knock_chance
             )
-            return {"do": "meld", "table": table, "knock": knock}
-        if "knock" in legal and rng.random() < knock_chance:
-            return {"do": "knock"}
-    if "draw" in legal:
-        return {"do": "draw"}
-    if "pass" in legal:
-        return {"do": "pass"}
+            return {"do": Action.MELD, "table": table, "knock": knock}
+        if Action.KNOCK in legal and rng.random() < knock_chance:
+            return {"do": Action.KNOCK}
+    if Action.DRAW in legal:
+        return {"do": Action.DRAW}
+    if Action.PASS in legal:
+        return {"do": Action.PASS}
     raise AssertionError(f"no legal action for seat {seat}: {legal}")
 
 

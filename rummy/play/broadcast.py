@@ -4,6 +4,8 @@ each consumer renders its own user's view from the database."""
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from rummy.models import Seat
+
 
 def game_group(game_id):
     return f"game-{game_id}"
@@ -16,8 +18,6 @@ def user_group(user_id):
 def game_updated(game_id, version, movers=None):
     """``movers``: users whose header count may have changed (the previous and the new
     player to move); None for every seated player."""
-    from rummy.models import Seat
-
     layer = get_channel_layer()
     if layer is None:
         return

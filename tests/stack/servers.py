@@ -114,8 +114,10 @@ def server_env(database_url, redis_url=None, **extra):
     return env
 
 
-def start_servers(n, env, log_dir, timeout=30):
-    servers = [Server(free_port(), env, Path(log_dir) / f"daphne-{i}.log") for i in range(n)]
+def start_servers(n, env, log_dir, timeout=30, ports=None):
+    """``ports``: the ports to listen on (chosen here when not given)."""
+    ports = ports or [free_port() for _ in range(n)]
+    servers = [Server(ports[i], env, Path(log_dir) / f"daphne-{i}.log") for i in range(n)]
     started = []
     try:
         for server in servers:
