@@ -34,13 +34,15 @@ demo: migrate
 	$(BIN)/python manage.py load_demo
 
 ## Serve the site on the embedded default (SQLite, in-memory channel layer), with the
-## turn clock beside it, at http://$(HOST):$(PORT)
+## turn clock beside it, at http://$(HOST):$(PORT). Both get SITE_URL from that host and
+## port, so the links in emails point where this server listens (PORT=8100 must not mail
+## :8000 links); a SITE_URL from the environment (e.g. a proxy's address) still wins.
 run: demo
 	$(BIN)/python manage.py compilemessages --ignore=.venv >/dev/null 2>&1 || true
 	@echo "Carousel on http://$(HOST):$(PORT)  (demo users: alice, bob, carol, dave; password carousel-demo)"
-	$(BIN)/python manage.py run_clock & clock=$$!; \
+	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/python manage.py run_clock & clock=$$!; \
 	trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Tests run in a random order (pytest-randomly). pyproject's -q hides the plugin's own
 ## "Using --randomly-seed" header, so the seed is chosen here and printed; replay an order
