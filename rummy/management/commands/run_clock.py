@@ -1,5 +1,5 @@
 import signal
-import time
+import threading
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -22,9 +22,30 @@ class Command(BaseCommand):
         parser.add_argument("--once", action="store_true", help=_("Run one pass and exit."))
 
     def handle(self, *args, interval, once, **options):
-        self.running = True
-        signal.signal(signal.SIGTERM, self._stop)
-        while self.running:
+        # An Event, not time.sleep: the signal handler sets it, so a stop request ends
+        # the wait at once instead of after up to ``interval`` seconds (a supervisor
+        # would otherwise give up and SIGKILL the clock). A pass in progress is never cut
+        # short: the handler only sets the flag, and the loop checks it between passes.
+        self.stopping = threading.Event()
+        # Restored on the way out, so that call_command (the tests) leaves the caller's
+        # own Ctrl-C and SIGTERM handling as it was.
+        previous = {
+            signum: signal.signal(signum, self._stop) for signum in (signal.SIGTERM, signal.SIGINT)
+        }
+        try:
+            self._loop(interval, once)
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+
+    def _loop(self, interval, once):
+        # Says it is up (and flushed, so a supervisor's log or a test sees it at once).
+        self.stdout.write(
+            _("Turn clock running: a pass every %(seconds)s seconds.")
+            % {"seconds": f"{interval:g}"}
+        )
+        self.stdout.flush()
+        while not self.stopping.is_set():
             try:
                 played = background_pass()
             except Exception as error:  # a database hiccup must not kill the clock
@@ -32,11 +53,11 @@ class Command(BaseCommand):
                 played = 0
             if played:
                 self.stdout.write(_("%(n)d timeout(s) played") % {"n": played})
-            if once:
+            if once or self.stopping.wait(interval):
                 break
-            time.sleep(interval)
             # A long-running process must not keep a connection the server dropped.
             close_old_connections()
+        self.stdout.write(_("Turn clock stopped."))
 
     def _stop(self, *args):
-        self.running = False
+        self.stopping.set()
