@@ -46,8 +46,19 @@ class SignupForm(NoControlCharacters, UserCreationForm):
         fields = ["username", "display_name", "email"]
         help_texts = {
             "display_name": _("What other players see, e.g. “Alice K.”"),
-            "email": _("Only used to reset your password."),
+            "email": _(
+                "To confirm your account, tell you when it is your move (you choose which "
+                "emails), and reset your password."
+            ),
         }
+
+    def _post_clean(self):
+        super()._post_clean()
+        # Django checks the password rules only when the two fields match, so a typo in
+        # the confirmation hid "too short" until the next try. Check the first field as
+        # well, so that the newcomer sees every problem in one go.
+        if self.has_error("password2", "password_mismatch"):
+            self.validate_password_for_user(self.instance, password_field_name="password1")
 
     def clean_email(self):
         # A taken address is NOT an error here: saying so would tell anyone which
