@@ -210,6 +210,59 @@ def failed(request, username):
     _count(address_key(request.META.get("REMOTE_ADDR", "")), _limit("LOGIN_ADDRESS_LIMIT", 20))
 
 
+# Warn only when the pause is near: a count after every typo would be noise.
+WARN_WHEN_LEFT = 3
+
+
+def _left(key, limit):
+    """Failures ``key`` may still take before it pauses (0: paused now)."""
+    if _paused_for(key):
+        return 0
+    return max(0, limit - int(cache.get(key) or 0))
+
+
+def tries_left(request, username):
+    """(failures left, known device): how many more wrong passwords this attempt's
+    browser may make before the pause that would hold it back soonest. A known device
+    has only its own count; a new one is held by the account's or the address's,
+    whichever comes first."""
+    device_id = known_device(request, username)
+    if device_id is not None:
+        return _left(device_key(device_id, username), _limit("LOGIN_DEVICE_LIMIT", 10)), True
+    left = min(
+        _left(account_key(username), _limit("LOGIN_ACCOUNT_LIMIT", 5)),
+        _left(address_key(request.META.get("REMOTE_ADDR", "")), _limit("LOGIN_ADDRESS_LIMIT", 20)),
+    )
+    return left, False
+
+
+def tries_left_warning(request, username):
+    """After a wrong password: how many tries remain before the pause, while it is near
+    (``WARN_WHEN_LEFT`` or fewer), so that nobody walks into it unwarned; else None.
+    None too once the pause has begun: the next attempt says so itself (``check``)."""
+    left, known = tries_left(request, username)
+    if not 0 < left <= WARN_WHEN_LEFT:
+        return None
+    values = {"n": left, "minutes": _minutes(pause_seconds())}
+    if known:
+        return (
+            ngettext(
+                "%(n)d try left before log-ins on this device pause for %(minutes)d minutes.",
+                "%(n)d tries left before log-ins on this device pause for %(minutes)d minutes.",
+                left,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(n)d try left before log-ins from new devices pause for %(minutes)d minutes.",
+            "%(n)d tries left before log-ins from new devices pause for %(minutes)d minutes.",
+            left,
+        )
+        % values
+    )
+
+
 def succeeded(request, user):
     """The right password: the account's count starts again."""
     cache.delete(account_key(user.username))

@@ -27,9 +27,15 @@ class ThrottledAuthenticationForm(AuthenticationForm):
             raise forms.ValidationError(pause.message, code="paused")
         try:
             cleaned = super().clean()
-        except forms.ValidationError:
+        except forms.ValidationError as error:
             throttle.failed(self.request, username)
-            raise
+            warning = throttle.tries_left_warning(self.request, username)
+            if warning is None:
+                raise
+            # Said before the pause, not only once it has begun.
+            raise forms.ValidationError(
+                [*error.error_list, forms.ValidationError(warning, code="tries_left")]
+            ) from error
         throttle.succeeded(self.request, self.get_user())
         return cleaned
 

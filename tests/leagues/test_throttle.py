@@ -180,3 +180,40 @@ def test_unknown_accounts_are_counted_like_real_ones(client, db, frozen):
     for _ in range(settings.LOGIN_ACCOUNT_LIMIT):
         attempt(client, "nobody", "wrong-password")
     assert attempt(client, "nobody", "x").status_code == 429
+
+
+def test_a_wrong_password_says_how_many_tries_are_left_once_few_are(client, cast, frozen):
+    limit = settings.LOGIN_ACCOUNT_LIMIT
+    pages = [attempt(client, "alice", "wrong-password").content.decode() for _ in range(limit)]
+    # Quiet while the pause is far off (WARN_WHEN_LEFT), then a count before it begins.
+    for page, left in zip(pages, range(limit - 1, -1, -1), strict=True):
+        warned = "before log-ins from new devices pause for 15 minutes" in page
+        assert warned == (0 < left <= throttle.WARN_WHEN_LEFT), left
+    assert "2 tries left before log-ins from new devices pause for 15 minutes." in pages[-3]
+    assert "1 try left before log-ins from new devices pause for 15 minutes." in pages[-2]
+    assert "Please enter a correct username and password" in pages[-2]
+    assert attempt(client, "alice", PASSWORD).status_code == 429
+
+
+def test_tries_left_follows_the_pause_that_comes_first(rf, cast, frozen):
+    request = rf.post("/", REMOTE_ADDR=NAT)
+    assert throttle.tries_left(request, "alice") == (settings.LOGIN_ACCOUNT_LIMIT, False)
+    # The network has used up all but two of its allowance on other accounts.
+    for n in range(settings.LOGIN_ADDRESS_LIMIT - 2):
+        throttle.failed(rf.post("/", REMOTE_ADDR=NAT), f"someone{n}")
+    assert throttle.tries_left(request, "alice") == (2, False)
+    # Elsewhere alice's account has its own full count.
+    assert throttle.tries_left(rf.post("/", REMOTE_ADDR="198.51.100.9"), "alice") == (
+        settings.LOGIN_ACCOUNT_LIMIT,
+        False,
+    )
+
+
+def test_a_known_device_is_told_its_own_count(cast, frozen):
+    phone = known_phone("alice")
+    for _ in range(settings.LOGIN_ACCOUNT_LIMIT + 3):
+        attempt(Client(), "alice", "wrong-password")  # pauses new devices, not the phone
+    for _ in range(settings.LOGIN_DEVICE_LIMIT - 2):
+        page = attempt(phone, "alice", "wrong-password").content.decode()
+    assert "2 tries left before log-ins on this device pause for 15 minutes." in page
+    assert "new devices" not in page
