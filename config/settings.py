@@ -320,6 +320,9 @@ CONTENT_SECURITY_POLICY = {
 # --- Game -----------------------------------------------------------------------------
 # How often the turn clock looks for passed deadlines (seconds).
 CLOCK_INTERVAL = int(os.environ.get("CLOCK_INTERVAL", 30))
+# "Your move" is not emailed to a player who moved in that game this recently (seconds)
+# or has its page open: they are playing live (rummy.notifications.emails).
+AWAY_AFTER = 300
 
 LOGGING = {
     "version": 1,

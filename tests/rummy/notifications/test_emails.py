@@ -7,7 +7,9 @@ import threading
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.core import mail
+from django.utils import timezone
 
 from rummy import engine, play
 from rummy.background import background_pass
@@ -81,7 +83,10 @@ def test_a_new_turn_of_the_same_game_is_announced_again(django_capture_on_commit
     draw_until_turn_passes(game, alice, django_capture_on_commit_callbacks)
     emails.clock_pass()
     draw_until_turn_passes(game, bob, django_capture_on_commit_callbacks)
+    # alice moved moments ago: she is told once she has been away AWAY_AFTER.
     emails.clock_pass()
+    assert len(sent_to(alice)) == 1
+    emails.clock_pass(timezone.now() + datetime.timedelta(seconds=settings.AWAY_AFTER + 1))
     assert game.to_move == alice
     assert len(sent_to(alice)) == 2 and len(sent_to(bob)) == 1
 
