@@ -15,6 +15,7 @@ the header's count is the lobby's (``rummy.lobby.consumers``).
 
 import asyncio
 import json
+import logging
 import time
 from urllib.parse import parse_qs
 
@@ -29,6 +30,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import play
 from rummy.clock import deadlines
+from rummy.notifications import presence
 from rummy.play import broadcast
 from rummy.table import memory, rendering, sockets
 from rummy.table.access import (
@@ -39,6 +41,8 @@ from rummy.table.access import (
     viewable_game,
 )
 from rummy.table.presenters import SORTS
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME = 4096  # a form's fields are a few hundred bytes; anything bigger is refused
 
@@ -117,6 +121,16 @@ async def load_once(game_id, version):
     finally:
         if memory.loading.get(game_id) is task:
             del memory.loading[game_id]
+
+
+async def _presence(function, user_id, game_id):
+    """A presence mark's step (``rummy.notifications.presence``), off the event loop like
+    the socket count (the cache is Redis in production). A failing cache costs at worst
+    one email too many or too late, never the socket: logged, not raised."""
+    try:
+        await sync_to_async(function, thread_sensitive=False)(user_id, game_id)
+    except Exception:
+        log.warning("presence %s failed for user %s", function.__name__, user_id, exc_info=True)
 
 
 class GuardedConsumer(AsyncWebsocketConsumer):
@@ -204,6 +218,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
 class GameConsumer(GuardedConsumer):
     sent_version = -1  # the newest game version this socket has been sent
     says_goodbye = True
+    present_task = None  # keeps this socket's presence mark alive (rummy.notifications)
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -221,6 +236,9 @@ class GameConsumer(GuardedConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # The user is at the game while this socket lives: no "your move" email for it.
+        await _presence(presence.arrive, self.user.pk, self.game_id)
+        self.present_task = asyncio.ensure_future(self._stay_present())
         # The full current view on every (re)connect: nothing is missed while away.
         self.sent_version = frames.version
         await self.send(text_data=frames.html)
@@ -228,7 +246,18 @@ class GameConsumer(GuardedConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.present_task is not None:
+            self.present_task.cancel()
+            self.present_task = None
+            await _presence(presence.leave, self.user.pk, self.game_id)
         await super().disconnect(code)
+
+    async def _stay_present(self):
+        """Refresh the presence mark while the socket is open: a socket with no moves in
+        its game for a while still means the player is looking at it."""
+        while True:
+            await asyncio.sleep(presence.REFRESH_SECONDS)
+            await _presence(presence.refresh, self.user.pk, self.game_id)
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.ended:
