@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from leagues import seasons as season_service
 from leagues.models import Invite, League, Membership, Season, User
@@ -114,5 +115,7 @@ class SeasonAdmin(admin.ModelAdmin):
                 closed += 1
         if closed:
             self.message_user(
-                request, _("%(n)d season(s) closed.") % {"n": closed}, messages.SUCCESS
+                request,
+                ngettext("%(n)d season closed.", "%(n)d seasons closed.", closed) % {"n": closed},
+                messages.SUCCESS,
             )

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from leagues.models import Season
 from rummy import engine
@@ -163,10 +164,10 @@ class Round(models.Model):
     number = models.PositiveIntegerField()
     # How the round ended: the engine's RoundEnd values (R6, R8).
     REASONS = [
-        (engine.RoundEnd.KNOCK.value, _("Knock")),
-        (engine.RoundEnd.GOING_OUT.value, _("Going out")),
-        (engine.RoundEnd.STOCK_OUT.value, _("The stock ran out")),
-        (engine.RoundEnd.ENDED_EARLY.value, _("Ended early")),
+        (engine.RoundEnd.KNOCK.value, pgettext_lazy("how a round ended", "Knock")),
+        (engine.RoundEnd.GOING_OUT.value, pgettext_lazy("how a round ended", "Going out")),
+        (engine.RoundEnd.STOCK_OUT.value, pgettext_lazy("how a round ended", "The stock ran out")),
+        (engine.RoundEnd.ENDED_EARLY.value, pgettext_lazy("how a round ended", "Ended early")),
     ]
     reason = models.CharField(max_length=20, choices=REASONS)
     knocker = models.PositiveSmallIntegerField(null=True, blank=True)

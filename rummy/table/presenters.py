@@ -34,11 +34,13 @@ RANK_WORDS = {
 }
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SORTS = ("suit", "rank")
+# How a round ended, as a whole sentence each: the reasons do not fit one sentence
+# frame in all three languages ("ended by the stock ran out").
 REASONS = {
-    engine.RoundEnd.KNOCK: gettext_lazy("a knock"),
-    engine.RoundEnd.GOING_OUT: gettext_lazy("going out"),
-    engine.RoundEnd.STOCK_OUT: gettext_lazy("the stock ran out"),
-    engine.RoundEnd.ENDED_EARLY: gettext_lazy("the game was ended early"),
+    engine.RoundEnd.KNOCK: gettext_lazy("The round ended with a knock."),
+    engine.RoundEnd.GOING_OUT: gettext_lazy("The round ended when a player went out."),
+    engine.RoundEnd.STOCK_OUT: gettext_lazy("The round ended because the stock ran out."),
+    engine.RoundEnd.ENDED_EARLY: gettext_lazy("The game was ended early."),
 }
 
 

@@ -129,6 +129,21 @@ def test_profile_shows_leagues_and_results(client, cast, public_league):
     assert response.status_code == 200
     assert public_league.name in page
     assert response.context["games_played"] == 1 and response.context["games_won"] == 1
+    assert "1 game played, 1 won." in page  # one game, not "1 games"
+
+
+def test_profile_counts_use_each_languages_plural_forms(client, cast, public_league):
+    season = make_season(public_league)
+    for _ in range(2):
+        make_game(
+            public_league, season, [(cast["member"], 160, 3, True), (cast["owner"], 40, 1, False)]
+        )
+    client.force_login(cast["outsider"])
+    page = client.get(reverse("profile", args=["carol"])).content.decode()
+    assert "2 games played, 2 won." in page
+    client.cookies["django_language"] = "lv"
+    page = client.get(reverse("profile", args=["carol"])).content.decode()
+    assert "2 spēles izspēlētas, 2 uzvarētas." in page
 
 
 def test_profile_hides_private_leagues_from_strangers(client, cast, league):

@@ -46,7 +46,7 @@ def test_close_action(staff_client, cast, league, season):
         follow=True,
     )
     page = response.content.decode()
-    assert "1 season(s) closed" in page and "has not started" in page
+    assert "1 season closed." in page and "has not started" in page
     season.refresh_from_db()
     planned.refresh_from_db()
     assert season.status == Season.Status.CLOSED and list(season.champions.all()) == [

@@ -111,7 +111,7 @@ def test_round_result_and_final_scores_are_shown(client, league, cast):
     )
     assert response.status_code == 302
     html = client.get(url(game)).content.decode()
-    assert "Round 1 result" in html and "a knock" in html
+    assert "Round 1 result" in html and "The round ended with a knock." in html
     assert "Final scores" in html and "152" in html and "winner" in html
     _shown, revealed = cards_shown(html)
     assert sorted(revealed) == sorted(["AC", "2D", "KC", "KD", "KH"])
@@ -134,7 +134,7 @@ def test_going_out_is_named_as_the_reason(client, league, cast):
 
     play.meld(game.pk, cast["alice"], game.version, [table])
     html = client.get(url(game)).content.decode()
-    assert "The round ended by going out." in html
+    assert "The round ended when a player went out." in html
 
 
 def test_shared_fragments_are_rendered_once_and_stay_per_language(client, league, cast):
