@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from rummy.background import background_pass
 
@@ -52,7 +53,10 @@ class Command(BaseCommand):
                 self.stderr.write(f"clock pass failed: {error!r}")
                 played = 0
             if played:
-                self.stdout.write(_("%(n)d timeout(s) played") % {"n": played})
+                self.stdout.write(
+                    ngettext("%(n)d timeout played", "%(n)d timeouts played", played)
+                    % {"n": played}
+                )
             if once or self.stopping.wait(interval):
                 break
             # A long-running process must not keep a connection the server dropped.
