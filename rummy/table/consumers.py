@@ -281,9 +281,6 @@ class GameConsumer(GuardedConsumer):
             with translation.override(self.language):
                 await self.send(text_data=render_flash(refusal.message))
             return
-        if outcome.game is not None:
-            # The game as just saved: this process's sockets render from it.
-            remember(outcome.game)
         if not outcome.game_changed:
             # A draft edit is private to the player: answer this page only.
             await self._send_view()

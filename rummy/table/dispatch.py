@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from rummy import engine, play
 from rummy.models import Game
 from rummy.play import ActionRefused
+from rummy.table.access import remember
 
 MAX_FIELD = 64  # no legitimate field is longer; anything else is refused unread
 
@@ -57,15 +58,13 @@ def perform(game_id, user, data) -> Outcome:
     version = play.parse_version(_field(data, "version", required=False))
     name, _sep, arg = action.partition(":")
     if name in TURN_ACTIONS:
-        result = TURN_ACTIONS[name](game_id, user, version)
-        return Outcome(game_changed=True, version=result.version, game=result.game)
+        return _saved(TURN_ACTIONS[name](game_id, user, version))
     if name in SEATING:
         result = SEATING[name](game_id, user, version)
         deleted = not type(result.game).objects.filter(pk=result.game.pk).exists()
         return Outcome(game_changed=True, game_deleted=deleted, version=result.version)
     if name in ("play", "play_knock"):
-        result = play.play_draft(game_id, user, version, knock=name == "play_knock")
-        return Outcome(game_changed=True, version=result.version, game=result.game)
+        return _saved(play.play_draft(game_id, user, version, knock=name == "play_knock"))
     if name in DRAFT_ACTIONS:
         DRAFT_ACTIONS[name](game_id, user, version)
     elif name == "select":
@@ -78,6 +77,14 @@ def perform(game_id, user, data) -> Outcome:
     else:
         raise ActionRefused(_("Unknown action."), code="bad_action")
     return Outcome(game_changed=False)
+
+
+def _saved(result) -> Outcome:
+    """A turn's outcome (committed by now): the game as the write path saved it, seats
+    and users loaded, is what this process's sockets render from too, so none of them
+    reads it again; both doors (view and consumer) get it from here."""
+    remember(result.game)
+    return Outcome(game_changed=True, version=result.version, game=result.game)
 
 
 # The page's controls (the value of its submit buttons) and what each one does.

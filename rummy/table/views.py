@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from rummy import play
 from rummy.clock import deadlines
 from rummy.table import dispatch, rendering
-from rummy.table.access import game_at_least, get_game_for_viewer, may_view, remember
+from rummy.table.access import game_at_least, get_game_for_viewer, may_view
 from rummy.table.presenters import SORTS
 
 SORT_SESSION_KEY = "rummy_hand_sort"
@@ -72,14 +72,9 @@ def act(request, game_id):
         return redirect(game.league)
     if not request.htmx:
         return redirect(game)
-    if outcome.game is not None:
-        # The game as just saved: rendered from it, and this process's sockets of the
-        # game render from it too instead of reading it again.
-        game = outcome.game
-        remember(game)
-    else:
-        # A draft edit (no new version) or a seating change: read afresh.
-        game = get_game_for_viewer(request.user, game_id)
+    # The game as just saved (the dispatcher remembered it for the sockets); a draft
+    # edit (no new version) or a seating change reads it afresh.
+    game = outcome.game or get_game_for_viewer(request.user, game_id)
     return _render_table(request, game)
 
 
