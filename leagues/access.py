@@ -21,10 +21,18 @@ def membership_for(user, league):
     return Membership.objects.filter(league=league, user=user).first()
 
 
-def can_view_league(user, league):
+_UNREAD = object()
+
+
+def can_view_league(user, league, membership=_UNREAD):
+    """Whether ``user`` may see ``league`` and its games: any signed-in user a public
+    one, members only an invite-only one. ``membership``: the user's Membership of it
+    (or None) when the caller has already read it, so it is not read again."""
     if league.is_public:
         return user is not None and user.is_authenticated
-    return membership_for(user, league) is not None
+    if membership is _UNREAD:
+        membership = membership_for(user, league)
+    return membership is not None
 
 
 def get_league_for_member(user, slug):

@@ -100,9 +100,7 @@ def rights(user, league) -> Rights:
     if found is None:
         membership = membership_for(user, league)
         found = Rights(
-            # As leagues.access.can_view_league decides, from the one membership read.
-            may_view=membership is not None
-            or (league.is_public and getattr(user, "is_authenticated", False)),
+            may_view=can_view_league(user, league, membership),
             is_member=membership is not None,
             is_admin=membership is not None and membership.is_admin,
         )
