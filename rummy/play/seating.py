@@ -76,15 +76,14 @@ def leave_seat(game_id, user, expected_version=None) -> Result:
     if seat is None:
         raise ActionRefused(_("You do not have a seat at this table."), code="not_seated")
     seat.delete()
-    if not game.seats.exists():
+    first_left = game.seats.select_related("user").first()
+    if first_left is None:
         # The last one out closes the table.
         game.delete()
         return Result(game, game.version)
     if game.host_id == user.pk:
-        successor = game.seats.select_related("user").first()
-        if successor is not None:  # there is one: the table was not empty
-            game.host = successor.user
-            game.save(update_fields=["host"])
+        game.host = first_left.user
+        game.save(update_fields=["host"])
     _bump(game)
     return Result(game, game.version)
 
