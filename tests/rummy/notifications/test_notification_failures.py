@@ -17,12 +17,6 @@ pytestmark = pytest.mark.django_db
 STOCK = "9H 5D 6D 7C 8C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"
 
 
-@pytest.fixture(autouse=True)
-def _locmem_email(settings):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    settings.SITE_URL = "https://carousel.example"
-
-
 def game_for(mover, other, league):
     state = engine.position(hands=["2C 3D", "KS QS"], stock=STOCK, turn=0)
     return started_game([mover, other], league=league, state=state)

@@ -18,12 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _locmem_email(settings):
-    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    settings.SITE_URL = "https://carousel.example"
-
-
-@pytest.fixture(autouse=True)
 def _fresh_cache():
     from django.core.cache import cache
 
