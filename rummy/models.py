@@ -51,6 +51,11 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The finished game this table is the rematch of: one to one, so that two players
+    # asking at once get one rematch table (rummy.play.seating.rematch).
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -12,5 +12,6 @@ urlpatterns = [
     path("<int:game_id>/", table.table, name="table"),
     path("<int:game_id>/act/", table.act, name="act"),
     path("<int:game_id>/end-early/", table.end_early, name="end_early"),
+    path("<int:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("open/<slug:slug>/", lobby.open_table, name="open_table"),
 ]

@@ -24,7 +24,7 @@ def invites(request, slug):
                 expires_at=form.expires_at(),
                 max_uses=form.cleaned_data["max_uses"],
             )
-            messages.success(request, _("Invite link created: copy it from the list below."))
+            messages.success(request, _("Invite link created: copy or share it from the list below."))
             return redirect("leagues:invites", league.slug)
         messages.error(request, _("Please correct the errors below."))
     invite_rows = [

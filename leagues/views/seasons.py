@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues import seasons as season_service
 from leagues.access import get_league_for_member, membership_for, require_league_admin
@@ -85,10 +85,28 @@ def season_start(request, slug, pk):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def season_close(request, slug, pk):
+    """GET: what closing does, the games still running and who would be champion, with
+    the button that closes (the confirmation). POST: close, once (``close_season``
+    locks the season; a second request is told it is already closed)."""
     league, season = _season(request, slug, pk)
-    require_league_admin(request.user, league)
+    membership = require_league_admin(request.user, league)
+    if request.method == "GET":
+        if season.status != Season.Status.ACTIVE:
+            return redirect(season)
+        standings = standings_for(season)
+        return render(
+            request,
+            "leagues/season_close.html",
+            {
+                "league": league,
+                "season": season,
+                "membership": membership,
+                "running_games": season_service.running_games(season),
+                "champions": [row for row in standings if row["rank"] == 1],
+            },
+        )
     try:
         season_service.close_season(season)
     except LeagueError as error:

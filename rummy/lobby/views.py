@@ -5,12 +5,15 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues.access import get_league_for_member
 from rummy import play
 from rummy.lobby.forms import OpenTableForm
 from rummy.lobby.games import home_games
+from rummy.models import Game
+from rummy.play import seating
+from rummy.table.access import get_game_for_viewer
 
 
 def home(request):
@@ -41,3 +44,65 @@ def open_table(request, slug):
         messages.error(request, refusal.message)
         return redirect(league)
     return redirect(game)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def rematch(request, game_id):
+    """After a finished game: GET says what a rematch would be (or where the one another
+    player opened is), POST opens it or takes a seat at it (``seating.rematch``)."""
+    game = get_game_for_viewer(request.user, game_id)
+    if request.method == "POST":
+        return _ask_for_rematch(request, game)
+    if not any(seat.user_id == request.user.pk for seat in game.seats.all()):
+        raise PermissionDenied(_("Only the players of this game can ask for a rematch."))
+    if game.status != Game.Status.FINISHED:
+        messages.error(request, _("A rematch can only follow a finished game."))
+        return redirect(game)
+    table = seating.rematch_of(game)
+    if table is not None and table.seats.filter(user=request.user).exists():
+        return redirect(table)
+    closed, counts_for = seating.rematch_seasons(game)
+    return render(
+        request,
+        "rummy/rematch.html",
+        {
+            "game": game,
+            "players": [seat.user for seat in game.seats.all()],
+            "table": table,
+            "closed_season": closed,
+            "counts_for": counts_for,
+        },
+    )
+
+
+def _ask_for_rematch(request, game):
+    try:
+        result = seating.rematch(game, request.user)
+    except play.NotAllowed as refusal:
+        raise PermissionDenied(refusal.message) from None
+    except play.ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect(game)
+    said = {
+        seating.Rematch.OPENED: _(
+            "Rematch table opened: it starts by itself once every player is back, "
+            "or when you start it."
+        ),
+        seating.Rematch.SEATED: _("You sat at the rematch table."),
+        seating.Rematch.ALREADY: _("You already have a seat at the rematch table."),
+        seating.Rematch.STARTED: _("The rematch has already started without you."),
+    }
+    messages.success(request, said[result.outcome])
+    closed, counts_for = seating.rematch_seasons(game)
+    if result.game.status != Game.Status.OPEN:
+        counts_for = result.game.season  # started: its season is settled
+    if closed is not None and result.outcome != seating.Rematch.STARTED:
+        if counts_for is None:
+            note = _("“%(closed)s” has closed: this rematch counts for no season.")
+        else:
+            note = _("“%(closed)s” has closed: this rematch counts for “%(season)s” instead.")
+        messages.warning(
+            request, note % {"closed": closed.name, "season": getattr(counts_for, "name", "")}
+        )
+    return redirect(result.game)

@@ -1,16 +1,18 @@
 """Tables before the game: open, sit, leave, start (R1.1, R2). The first dealer is
 random (R2.1) and every deal comes from a CSPRNG, so no deal can be predicted."""
 
-from django.db import transaction
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from leagues.access import membership_for
-from leagues.models import Season
+from leagues.models import Membership, Season
 from rummy import engine
 from rummy.models import Game, Move, Seat
 from rummy.play import store
-from rummy.play.errors import ActionRefused, NotAllowed, Result
+from rummy.play.errors import ActionRefused, NotAllowed, Result, StaleVersion
 
 
 @transaction.atomic
@@ -51,6 +53,12 @@ def take_seat(game_id, user, expected_version=None) -> Result:
     store.check_version(game, expected_version)
     if membership_for(user, game.league) is None:
         raise NotAllowed(_("Only members of this league can sit at its tables."))
+    if (
+        game.rematch_of_id is not None
+        and not Seat.objects.filter(game_id=game.rematch_of_id, user=user).exists()
+    ):
+        # Its seats are counted for the players of the game before it.
+        raise NotAllowed(_("This table is a rematch: only the players of the last game can sit."))
     if game.status != Game.Status.OPEN:
         raise ActionRefused(_("This game has already started."), code="started")
     seats = list(game.seats.all())
@@ -126,3 +134,100 @@ def _start(game: Game) -> Result:
         target_score=game.target_score,
         knock_limit=game.knock_limit,
     )
+
+
+# --- Rematch: the same players again, after a finished game ---------------------------
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The rematch table of a finished game, and what asking for it did:
+    ``OPENED`` a new table, ``SEATED`` the asker at the one another player opened,
+    ``ALREADY`` seated there before, or ``STARTED`` without the asker."""
+
+    OPENED = "opened"
+    SEATED = "seated"
+    ALREADY = "already"
+    STARTED = "started"
+
+    game: Game
+    outcome: str
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch table of ``game``, if one was opened (and not closed again)."""
+    return Game.objects.filter(rematch_of=game).first()
+
+
+def rematch_seasons(game: Game):
+    """``(closed, counts_for)``: the season ``game`` counted for if it has closed since,
+    and the league's active season, which a rematch counts for once it starts (as every
+    game: ``_start``); None where there is none."""
+    season = game.season
+    closed = season if season is not None and season.is_closed else None
+    return closed, game.league.active_season()
+
+
+@transaction.atomic
+def rematch(game, user) -> Rematch:
+    """A new table for the players of the finished ``game`` (a Game or its id), in the
+    same league, with the same house settings (R10); the league's active season, if
+    any, applies when it starts (``_start``). Only a player of the game may ask. The
+    first to ask opens it and hosts; each later asker takes a seat at that same table,
+    so asking twice, or two players at once, makes one table. Its seats are the players'
+    (``take_seat``): it starts by itself once all of them are back, or when the host
+    starts it."""
+    # The finished game's row lock queues every rematch of it: one table, however many
+    # ask at once (on SQLite the IMMEDIATE transaction does the same).
+    finished = store.locked_game(getattr(game, "pk", game), with_seats=True)
+    players = [seat.user for seat in finished.seats.all()]
+    if user.pk not in {player.pk for player in players}:
+        raise NotAllowed(_("Only the players of this game can ask for a rematch."))
+    if finished.status != Game.Status.FINISHED:
+        raise ActionRefused(_("A rematch can only follow a finished game."), code="not_finished")
+    if membership_for(user, finished.league) is None:
+        raise NotAllowed(_("Only members of this league can open a table."))
+    table = rematch_of(finished)
+    if table is None:
+        table = _open_rematch(finished, players, user)
+        if table is not None:
+            return Rematch(table, Rematch.OPENED)
+        # Only where the row lock is not real: the unique link let one table through.
+        table = rematch_of(finished)
+        if table is None:
+            raise StaleVersion()
+    if table.seats.filter(user=user).exists():
+        return Rematch(table, Rematch.ALREADY)
+    if table.status != Game.Status.OPEN:
+        return Rematch(table, Rematch.STARTED)
+    return Rematch(take_seat(table.pk, user).game, Rematch.SEATED)
+
+
+def _open_rematch(finished: Game, players, user) -> Game | None:
+    members = set(
+        Membership.objects.filter(league=finished.league, user__in=players).values_list(
+            "user_id", flat=True
+        )
+    )
+    if len(members) < engine.MIN_PLAYERS:
+        raise ActionRefused(
+            _("The other players of this game have left the league: open a new table instead."),
+            code="no_players",
+        )
+    try:
+        with transaction.atomic():
+            table = Game.objects.create(
+                league=finished.league,
+                host=user,
+                # One seat for each player still in the league: full, it starts itself.
+                max_seats=len(members),
+                target_score=finished.target_score,
+                knock_limit=finished.knock_limit,
+                turn_seconds=finished.turn_seconds,
+                rematch_of=finished,
+            )
+    except IntegrityError:
+        return None
+    Seat.objects.create(game=table, user=user)
+    store.announce(table.pk, table.version)
+    return table
