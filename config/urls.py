@@ -3,6 +3,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 from leagues.views.accounts import profile
+from rummy.guide.views import how_to_play
 from rummy.lobby.views import home
 
 
@@ -16,6 +17,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", home, name="home"),
+    path("how-to-play/", how_to_play, name="how_to_play"),
     path("accounts/", include("leagues.account_urls")),
     path("u/<str:username>/", profile, name="profile"),
     path("leagues/", include("leagues.urls")),

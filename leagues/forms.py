@@ -14,6 +14,7 @@ from leagues.validators import (
     no_control_characters_but_newlines,
     normalize_newlines,
 )
+from rummy.public import rule_links
 
 
 class MultilineField(forms.CharField):
@@ -137,7 +138,9 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
         label=_("Knock limit"),
         initial=DEFAULT_RULES.knock_limit,
         validators=[MinValueValidator(1), MaxValueValidator(50)],
-        help_text=_("R6.1; default 5."),
+        help_text=_(
+            "A player may knock with a hand of this many points or fewer (R6.1; default 5)."
+        ),
     )
 
     class Meta:
@@ -147,6 +150,14 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),
         }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The rule ids in the help texts link to the guide's sections (the shared form
+        # template shows help texts as HTML; rule_links escapes them first).
+        for field in self.fields.values():
+            if field.help_text:
+                field.help_text = rule_links(field.help_text)
 
 
 class RoleForm(forms.Form):

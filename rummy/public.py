@@ -3,6 +3,7 @@ commands about games that leagues, seasons, standings and profiles need. Nothing
 ``leagues`` imports any other part of ``rummy``; rummy tells leagues that a game
 finished through ``game_finished`` (connected in ``leagues/apps.py``)."""
 
+from rummy.guide.links import rule_links
 from rummy.models import Game, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
 from rummy.play import ActionRefused, void_game
@@ -16,6 +17,7 @@ __all__ = [
     "game_finished",
     "league_games",
     "player_record",
+    "rule_links",
     "running_games",
     "season_results",
     "send_signup_attempt_email",
