@@ -1,8 +1,10 @@
 """The game's pages (namespace ``rummy``): the game page and its controls (the table),
-and opening a table (the lobby). Sockets: ``rummy/routing.py``."""
+opening a table (the lobby), a game's score sheet, replay and downloads (the history).
+Sockets: ``rummy/routing.py``."""
 
 from django.urls import path
 
+from rummy.history import views as history
 from rummy.lobby import views as lobby
 from rummy.table import views as table
 
@@ -14,4 +16,10 @@ urlpatterns = [
     path("<int:game_id>/end-early/", table.end_early, name="end_early"),
     path("<int:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("open/<slug:slug>/", lobby.open_table, name="open_table"),
+    # A game's history (rummy.history): read-only.
+    path("<int:game_id>/record/", history.record, name="record"),
+    path("<int:game_id>/record.json", history.record_json, name="record_json"),
+    path("<int:game_id>/replay/", history.replay, name="replay"),
+    path("seasons/<int:season_id>/games.jsonl", history.season_games, name="season_games"),
+    path("seasons/<int:season_id>/results.csv", history.season_results, name="season_results"),
 ]

@@ -25,17 +25,23 @@ def replay(game, up_to=None):
         if expected_seq is not None and move.seq != expected_seq:
             raise ReplayMismatch(f"game {game.pk}: move {expected_seq} is missing")
         expected_seq = move.seq + 1
-        if move.kind in (Move.Kind.START, Move.Kind.DEAL):
-            state = engine.GameState.from_dict(move.payload["state"])
-        elif move.kind == Move.Kind.TIMEOUT:
-            state = engine.play_timeout(state, move.seat)
-        elif move.kind == Move.Kind.END_EARLY:
-            state = engine.end_early(state)
-        elif move.kind == Move.Kind.VOID:
-            pass  # voided by a league admin: the state stays as it was, counting for nothing
-        else:
-            state = engine.apply_action(state, move.seat, move.payload)
+        state = apply_move(state, move)
     return state
+
+
+def apply_move(state, move):
+    """The state after one logged ``move`` (a ``Move``, or anything with its ``kind``,
+    ``seat`` and ``payload``) from ``state``: the one reading of the log, shared by this
+    module and the read-only history (``rummy.history``), which steps through it."""
+    if move.kind in (Move.Kind.START, Move.Kind.DEAL):
+        return engine.GameState.from_dict(move.payload["state"])
+    if move.kind == Move.Kind.TIMEOUT:
+        return engine.play_timeout(state, move.seat)
+    if move.kind == Move.Kind.END_EARLY:
+        return engine.end_early(state)
+    if move.kind == Move.Kind.VOID:
+        return state  # voided by a league admin: the state stays as it was, counting for nothing
+    return engine.apply_action(state, move.seat, move.payload)
 
 
 def check(game):
