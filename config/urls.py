@@ -1,6 +1,9 @@
 from django.contrib import admin
 from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
+from django.utils.cache import patch_cache_control
 
 from leagues.views.accounts import profile
 from rummy.guide.views import how_to_play
@@ -12,9 +15,19 @@ def healthz(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+def favicon(request):
+    """Browsers ask for /favicon.ico on a first visit whatever the page links: send them
+    to the icon among the static files (a redirect, not permanent: its hashed name
+    changes with its content), and let them keep the answer for a day."""
+    response = redirect(static("icons/favicon.ico"))
+    patch_cache_control(response, public=True, max_age=24 * 60 * 60)
+    return response
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", home, name="home"),
     path("how-to-play/", how_to_play, name="how_to_play"),
