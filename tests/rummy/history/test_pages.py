@@ -241,3 +241,19 @@ def test_a_removed_member_loses_the_history(client, cast, finished):
     Membership.objects.filter(user=cast.carol).delete()
     for route in GAME_ROUTES:
         assert get(client, cast.carol, reverse(route, args=[finished.pk])).status_code == 404
+
+
+def test_the_game_league_and_season_pages_link_the_score_sheet(client, cast, finished):
+    record = reverse("rummy:record", args=[finished.pk])
+    client.force_login(cast.carol)
+    league = finished.league
+    for url in (
+        finished.get_absolute_url(),
+        league.get_absolute_url(),
+        finished.season.get_absolute_url(),
+    ):
+        assert f'href="{record}"' in client.get(url).content.decode(), url
+    downloads = reverse("rummy:season_games", args=[finished.season_id])
+    assert downloads not in client.get(finished.season.get_absolute_url()).content.decode()
+    client.force_login(cast.bob)
+    assert downloads in client.get(finished.season.get_absolute_url()).content.decode()
