@@ -3,6 +3,10 @@
 import ipaddress
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import timezone, translation
+
+from leagues.models import supported_language
 
 
 class SyncMiddlewareChain:
@@ -63,3 +67,87 @@ def proxied_address(header, count):
         return str(ipaddress.ip_address(entries[-count]))
     except ValueError:
         return None
+
+
+def cookie_language(request):
+    """The supported language a request's language cookie names, or None."""
+    code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code)
+    except LookupError:
+        return None
+
+
+def set_language_cookie(response, code):
+    """The language cookie as Django's ``set_language`` view sets it."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+class UserLocale:
+    """A logged-in player's own time zone and language (``User.time_zone``,
+    ``User.language``) for their pages. After ``AuthenticationMiddleware`` (it reads
+    ``request.user``), so after ``LocaleMiddleware`` too.
+
+    - The stored time zone is active for the whole request (USE_TZ: templates and the
+      date styles of ``rummy.clock.text`` show times in it); none stored: UTC. It is
+      switched off again afterwards, so the next request on this thread starts clean.
+    - A language cookie (the switcher on this browser) wins, as ``LocaleMiddleware``
+      chose. Without one, the stored language replaces the browser's Accept-Language,
+      and the cookie is set to it, so that the page's sockets, which read the cookie
+      (``rummy.table.consumers.scope_language``), speak it too.
+    - A language picked with the switcher is stored for the player, so that their
+      emails follow it: when it is picked (a response that sets the cookie: Django's
+      ``set_language``), or on their next visit for one picked before it was stored.
+      One picked on a page of ours (the view changed ``request.user.language``: the
+      settings page) becomes this browser's cookie.
+    """
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # Without a session cookie nobody is logged in; asking request.user would still
+        # mark the session used, and the answer private (Vary: Cookie): /healthz.
+        if settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return self.get_response(request)
+        before = user.language
+        stored = supported_language(before)
+        browser = cookie_language(request)
+        if stored and browser is None:
+            translation.activate(stored)
+            request.LANGUAGE_CODE = stored
+        with timezone.override(user.zone):
+            response = self.get_response(request)
+        chosen = response.cookies.get(settings.LANGUAGE_COOKIE_NAME)
+        if chosen is not None:
+            self._store(user, supported_language(chosen.value))
+        elif user.language != before and supported_language(user.language):
+            set_language_cookie(response, user.language)
+        elif browser and not stored:
+            self._store(user, browser)
+        elif stored and browser is None:
+            set_language_cookie(response, stored)
+        return response
+
+    @staticmethod
+    def _store(user, language):
+        if language and language != user.language:
+            get_user_model().objects.filter(pk=user.pk).update(language=language)
+            user.language = language

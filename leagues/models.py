@@ -1,26 +1,69 @@
 """People and their leagues: users, memberships, invites, seasons."""
 
 import secrets
+import zoneinfo
+from contextlib import contextmanager
 from datetime import timedelta
+from functools import cache
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 # The rule book's defaults (R10) come from the pure engine, the one place they are set.
 from rummy.engine import DEFAULT_SETTINGS as DEFAULT_RULES
 
 
+@cache
+def time_zone_names():
+    """Every IANA time zone name this machine knows (``zoneinfo``), read once."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def is_time_zone(name):
+    return isinstance(name, str) and name in time_zone_names()
+
+
+def validate_time_zone(name):
+    if not is_time_zone(name):
+        raise ValidationError(
+            _("“%(name)s” is not a time zone we know."), code="time_zone", params={"name": name}
+        )
+
+
+def reported_time_zone(value):
+    """A time zone name as a browser reported it (``Intl.DateTimeFormat``), or "" when it
+    is missing or not one we know: a bad report is ignored, never an error."""
+    value = (value or "").strip() if isinstance(value, str) else ""
+    return value if is_time_zone(value) else ""
+
+
+def supported_language(code):
+    """``code`` when it is one of ``settings.LANGUAGES``, else ""."""
+    return code if code in dict(settings.LANGUAGES) else ""
+
+
 class User(AbstractUser):
-    """A player. The display name is what other players see; the username logs in."""
+    """A player. The display name is what other players see; the username logs in.
+
+    ``language`` and ``time_zone`` are how the player is spoken to where no browser
+    says it: emails, and their pages on a browser without a language cookie. Empty means
+    not known yet (the site's default language, UTC)."""
 
     display_name = models.CharField(_("display name"), max_length=40)
     email = models.EmailField(_("email address"), unique=True)
     email_verified = models.BooleanField(_("email verified"), default=False)
+    language = models.CharField(
+        _("language"), max_length=10, blank=True, choices=settings.LANGUAGES
+    )
+    time_zone = models.CharField(
+        _("time zone"), max_length=64, blank=True, validators=[validate_time_zone]
+    )
 
     def __str__(self):
         return self.display_name or self.username
@@ -28,6 +71,26 @@ class User(AbstractUser):
     @property
     def name(self):
         return self.display_name or self.username
+
+    @property
+    def language_code(self):
+        """The language to write to this player in: theirs, else the site's default."""
+        return supported_language(self.language) or settings.LANGUAGE_CODE
+
+    @property
+    def zone(self):
+        """The player's time zone (a ``ZoneInfo``), else the site's default (UTC)."""
+        if is_time_zone(self.time_zone):
+            return zoneinfo.ZoneInfo(self.time_zone)
+        return timezone.get_default_timezone()
+
+
+@contextmanager
+def speaking_to(user):
+    """Everything inside is worded in ``user``'s language, with times in their zone: an
+    email or anything else made for one player outside their own request."""
+    with translation.override(user.language_code), timezone.override(user.zone):
+        yield
 
 
 class League(models.Model):
@@ -219,5 +282,10 @@ class Season(models.Model):
         if clash:
             raise ValidationError(
                 _("These dates overlap the season “%(name)s” (%(start)s – %(end)s).")
-                % {"name": clash.name, "start": clash.starts_on, "end": clash.ends_on}
+                # A day in the one style of a day (DATE_FORMAT, as ``rummy.clock.text``).
+                % {
+                    "name": clash.name,
+                    "start": date_format(clash.starts_on),
+                    "end": date_format(clash.ends_on),
+                }
             )

@@ -2,11 +2,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from leagues import services
 from leagues.forms import SignupForm
-from leagues.models import League, User
+from leagues.models import League, User, reported_time_zone, supported_language
 from rummy.public import player_record, send_signup_attempt_email, send_verification_email
 
 
@@ -15,6 +16,10 @@ def signup(request):
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # A new account keeps the language this browser was shown (its switcher's
+        # cookie, else its Accept-Language) and the time zone it reports.
+        form.instance.language = supported_language(translation.get_language())
+        form.instance.time_zone = reported_time_zone(request.POST.get("time_zone"))
         try:
             user, created = services.sign_up(form)
         except services.UsernameTaken as error:

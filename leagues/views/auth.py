@@ -1,13 +1,18 @@
 """Log-in and password reset, with the throttle (``leagues.throttle``) and the rate
 limits (``leagues.limits``) around Django's own views."""
 
+from datetime import timedelta
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
 
 from leagues import throttle
 from leagues.limits import limited, posted_email
+from leagues.models import User, reported_time_zone, speaking_to, supported_language
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):
@@ -40,12 +45,32 @@ class ThrottledAuthenticationForm(AuthenticationForm):
         return cleaned
 
 
+def remember_locale(request, user):
+    """At log-in, what this browser says about the player: the language of its switcher
+    (a language cookie) always, else the one it was shown for a player with none
+    stored; the time zone it reports (the form's hidden field) for a player with none
+    stored. A zone chosen on the settings page is never overwritten; junk is ignored."""
+    updates = {}
+    language = supported_language(translation.get_language())
+    switched = bool(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    if language and language != user.language and (switched or not user.language):
+        updates["language"] = language
+    zone = reported_time_zone(request.POST.get("time_zone"))
+    if zone and not user.time_zone:
+        updates["time_zone"] = zone
+    if updates:
+        User.objects.filter(pk=user.pk).update(**updates)
+        for name, value in updates.items():
+            setattr(user, name, value)
+
+
 class LoginView(auth_views.LoginView):
     form_class = ThrottledAuthenticationForm
 
     def form_valid(self, form):
         response = super().form_valid(form)
         throttle.remember_device(self.request, response, form.get_user())
+        remember_locale(self.request, form.get_user())
         return response
 
     def form_invalid(self, form):
@@ -55,11 +80,26 @@ class LoginView(auth_views.LoginView):
         )
 
 
+class LocalizedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, its email written in the account owner's language, with
+    the time the link stops working in their time zone; not in the language of
+    whoever asked (a stranger may ask for anyone's address)."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        user = context["user"]
+        with speaking_to(user):
+            context = {
+                **context,
+                "valid_until": timezone.now() + timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT),
+            }
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
 @method_decorator(
     limited("password_reset", also=[("password_reset_email", posted_email)]), name="dispatch"
 )
 class PasswordResetView(auth_views.PasswordResetView):
-    pass
+    form_class = LocalizedPasswordResetForm
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):

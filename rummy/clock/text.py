@@ -1,6 +1,25 @@
 """The turn clock in words: durations, the time left, the deadline itself, and what a
 game page shows of the clock. Used by pages (``clock_tags``, the presenters) and by
-emails alike, so both say it the same way."""
+emails alike, so both say it the same way.
+
+Also the site's few styles of dates and times, one per context, each in the active
+language and time zone (a player's own: ``config.middleware.UserLocale`` for their
+pages, ``leagues.models.speaking_to`` for their emails):
+
+- ``day_text``: a calendar day (a season's dates, the day a game finished):
+  Django's localized ``DATE_FORMAT`` ("Dec. 2, 2026", "2026. gada 2. decembris",
+  "2. detsember 2026");
+- ``month_text``: a month ("playing since"): ``YEAR_MONTH_FORMAT``;
+- ``moment_text``: a point in time, months away or ago (an invite's expiry): the day,
+  the time (``TIME_FORMAT``) and the zone ("Dec. 2, 2026, 7:26 a.m. EET");
+- ``deadline_text``: a turn's deadline, never more than a week ahead, so the weekday
+  instead of the year ("Wednesday, December 2, 7:26 a.m. EET").
+
+Each is built from Django's localized named formats and nothing else, so a language
+is right wherever Django's formats for it are; the day and the time are joined here
+rather than taken from ``DATETIME_FORMAT``, which Django leaves unset for Estonian (it
+would fall back to the American "dets. 2, 2026, 5:26 e.l.").
+"""
 
 import datetime
 
@@ -39,10 +58,43 @@ def time_left_text(deadline, now=None):
     return _("in %(time)s") % {"time": duration_text(left)}
 
 
-def absolute_text(deadline):
-    """The deadline in UTC, for pages without JavaScript and for emails."""
-    utc = timezone.localtime(deadline, datetime.UTC)
-    return _("%(when)s UTC") % {"when": date_format(utc, "D j M, H:i")}
+def _local(value):
+    """An aware datetime in the active time zone; a date (or a naive datetime) as is."""
+    if isinstance(value, datetime.datetime) and timezone.is_aware(value):
+        return timezone.localtime(value)
+    return value
+
+
+def _time_and_zone(local):
+    if isinstance(local, datetime.datetime) and timezone.is_aware(local):
+        return f"{date_format(local, 'TIME_FORMAT')} {date_format(local, 'T')}"
+    return date_format(local, "TIME_FORMAT")
+
+
+def day_text(value):
+    """A calendar day: "Dec. 2, 2026" (en), "2026. gada 2. decembris" (lv)."""
+    return date_format(_local(value), "DATE_FORMAT")
+
+
+def month_text(value):
+    """A month: "December 2026" (en), "detsember 2026" (et)."""
+    return date_format(_local(value), "YEAR_MONTH_FORMAT")
+
+
+def moment_text(value):
+    """A point in time with its zone: "Dec. 2, 2026, 7:26 a.m. EET"."""
+    local = _local(value)
+    return f"{date_format(local, 'DATE_FORMAT')}, {_time_and_zone(local)}"
+
+
+def deadline_text(deadline):
+    """A turn's deadline (at most a week ahead), with its zone, for pages (before and
+    without JavaScript) and emails: "Wednesday, December 2, 7:26 a.m. EET"."""
+    local = _local(deadline)
+    return (
+        f"{date_format(local, 'l')}, {date_format(local, 'MONTH_DAY_FORMAT')}, "
+        f"{_time_and_zone(local)}"
+    )
 
 
 def turn_clock(game, may_end_early_as_admin):

@@ -1,11 +1,13 @@
 """The emails about an account rather than a game: the link that verifies an address
 (the one email that goes to an unverified address) and the warning that someone tried
-to sign up with an address that already has an account."""
+to sign up with an address that already has an account. Like every email, in the
+user's language (``leagues.models.speaking_to``), whatever the request's."""
 
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from leagues.models import speaking_to
 from rummy.notifications.emails import send
 from rummy.notifications.tokens import VERIFY_MAX_AGE, absolute_url, verification_token
 
@@ -26,7 +28,8 @@ def send_verification_email(user, request=None) -> bool:
         "verify_url": build_url(path),
         "valid_days": VERIFY_MAX_AGE.days,
     }
-    subject = _("Confirm your email address for Carousel")
+    with speaking_to(user):
+        subject = _("Confirm your email address for Carousel")
     return send(user, subject, "verify", context, build_url=build_url)
 
 
@@ -44,5 +47,6 @@ def send_signup_attempt_email(user, request=None) -> bool:
         "login_url": build_url(reverse("login")),
         "reset_url": build_url(reverse("password_reset")),
     }
-    subject = _("Someone tried to sign up for Carousel with your address")
+    with speaking_to(user):
+        subject = _("Someone tried to sign up for Carousel with your address")
     return send(user, subject, "signup_attempt", context, build_url=build_url)

@@ -14,6 +14,9 @@ Rules that hold everywhere here:
   request that made the move: a slow or failing mail server can neither hold up nor
   break a move, and a failure is logged and retried by the next pass.
 - Several games awaiting a user's move are grouped into one email.
+- Each email is written in its user's language with times in their time zone
+  (``leagues.models.speaking_to``: ``User.language`` and ``User.time_zone``, the site's
+  default language and UTC while they are unknown), subject and body alike.
 - "Your move" waits while the player is at the game: its page open on a socket
   (``presence``), or a move of their own in it within ``AWAY_AFTER`` seconds. Such a
   game is skipped, not claimed, so a later pass emails it once they are away (within
@@ -35,9 +38,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from leagues.models import User
+from leagues.models import User, speaking_to
 from rummy import engine
-from rummy.clock.text import absolute_text, time_left_text
+from rummy.clock.text import deadline_text, time_left_text
 from rummy.models import Game, Move, Notice
 from rummy.notifications import presence
 from rummy.notifications.prefs import wants
@@ -83,11 +86,14 @@ def subject_text(text) -> str:
 def send(user, subject, template, context, pref=None, build_url=absolute_url) -> bool:
     """Render ``notifications/email/<template>.txt`` and ``.html`` and send them to ``user``. With
     ``pref``, the email carries that kind's one-click unsubscribe link and headers.
+    The body is rendered in ``user``'s language and time zone; the caller words the
+    subject inside ``speaking_to(user)`` too (a lazy subject is worded here).
     True when the mail server accepted it. Errors are logged, never raised: whatever
     breaks one email (the mail server, a template, a bad header) must not stop the
     clock's pass from sending the others."""
     try:
-        message = _message(user, subject, template, context, pref, build_url)
+        with speaking_to(user):
+            message = _message(user, subject, template, context, pref, build_url)
         message.send()
     except MAIL_ERRORS:
         log.warning("could not send the %s email to user %s", template, user.pk, exc_info=True)
@@ -126,9 +132,11 @@ def _message(user, subject, template, context, pref, build_url):
 def _send_claimed(user, notices, template, build, pref):
     """Build (``build()`` returns the subject and the context) and send the one email
     that ``notices`` were claimed for. On any failure the claims are released, so that
-    the next pass tries again, and the failure is logged, never raised."""
+    the next pass tries again, and the failure is logged, never raised. Everything is
+    worded for ``user`` (their language and time zone)."""
     try:
-        subject, context = build()
+        with speaking_to(user):
+            subject, context = build()
     except Exception:
         log.exception("could not prepare the %s email to user %s", template, user.pk)
         sent = False
@@ -187,7 +195,7 @@ def _game_line(game, user, now):
         "league": game.league.name,
         "opponents": ", ".join(others),
         "url": absolute_url(game.get_absolute_url()),
-        "deadline": absolute_text(game.turn_deadline) if game.turn_deadline else "",
+        "deadline": deadline_text(game.turn_deadline) if game.turn_deadline else "",
         "time_left": time_left_text(game.turn_deadline, now) if game.turn_deadline else "",
     }
 
@@ -405,7 +413,9 @@ def _guarded(notify, *args):
 
 
 def clock_pass(now=None):
-    """The turn clock's share of notifications (``rummy.clock.deadlines.tick``). Never raises."""
+    """The turn clock's share of notifications (``rummy.clock.deadlines.tick``). Never raises.
+    The site's default language is active around the pass; each email switches to its
+    user's own (``send``, ``_send_claimed``)."""
     with translation.override(settings.LANGUAGE_CODE):
         for step in (send_due_reminders, catch_up):
             try:

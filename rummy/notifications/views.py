@@ -1,18 +1,25 @@
-"""Notification settings, one-click unsubscribe and address verification.
+"""Notification settings (with the player's language and time zone, which every email
+follows), the browser's report of its time zone, one-click unsubscribe and address
+verification.
 
 Unsubscribe and verify links work without logging in: the signed token is the proof.
 A bad token gets a page that says what went wrong (400), never an error 500.
 """
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from leagues.models import User, reported_time_zone, time_zone_names
 from rummy.models import NotificationPrefs
 from rummy.notifications import accounts, prefs, tokens
 
@@ -26,6 +33,59 @@ class PrefsForm(forms.ModelForm):
         fields = ["your_move", "reminders", "results"]
 
 
+def time_zone_choices(current=""):
+    """The zones a player picks from: the IANA "Area/City" names and UTC (not the old
+    aliases such as "US/Eastern" or "Etc/GMT+3"), plus ``current`` if it is another
+    valid one, so that a stored zone is always shown."""
+    names = {
+        name
+        for name in time_zone_names()
+        if "/" in name and name.split("/")[0] not in {"Etc", "SystemV", "US", "posix", "right"}
+    }
+    names.add("UTC")
+    if current in time_zone_names():
+        names.add(current)
+    return [(name, name.replace("_", " ")) for name in sorted(names)]
+
+
+class LocaleForm(forms.ModelForm):
+    """The language and time zone the player's emails (and their pages, on a browser
+    without a language cookie) use. A field left out of the post keeps its value; a
+    value that is not offered is refused."""
+
+    # Each language in its own words, as the switcher in the footer names them.
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language"),
+        choices=[
+            (code, translation.get_language_info(code)["name_local"].capitalize())
+            for code, _name in settings.LANGUAGES
+        ],
+        required=False,
+    )
+    time_zone = forms.ChoiceField(label=gettext_lazy("Time zone"), required=False)
+
+    class Meta:
+        model = User
+        fields = ["language", "time_zone"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = time_zone_choices(self.instance.time_zone)
+        self.fields["time_zone"].help_text = gettext_lazy(
+            "Times in emails and on your pages are shown in this time zone."
+        )
+        if not self.instance.language:
+            self.initial["language"] = translation.get_language()
+        if not self.instance.time_zone:
+            self.initial["time_zone"] = "UTC"
+
+    def clean_language(self):
+        return self.cleaned_data["language"] or self.instance.language
+
+    def clean_time_zone(self):
+        return self.cleaned_data["time_zone"] or self.instance.time_zone
+
+
 def _bad_token(request, refusal):
     return render(request, "notifications/bad_token.html", {"problem": refusal.message}, status=400)
 
@@ -35,11 +95,31 @@ def _bad_token(request, refusal):
 def settings_page(request):
     choices = prefs.prefs_for(request.user)
     form = PrefsForm(request.POST or None, instance=choices)
-    if request.method == "POST" and form.is_valid():
+    locale_form = LocaleForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid() and locale_form.is_valid():
         form.save()
+        user = locale_form.save()
+        # This page answers in the new language at once; UserLocale (config.middleware)
+        # sets this browser's language cookie to it.
+        translation.activate(user.language)
         messages.success(request, _("Your email settings are saved."))
         return redirect("notifications:settings")
-    return render(request, "notifications/settings.html", {"form": form})
+    return render(
+        request, "notifications/settings.html", {"form": form, "locale_form": locale_form}
+    )
+
+
+@login_required
+@require_POST
+def report_time_zone(request):
+    """The time zone this browser reports (``static/js/time-zone.js``), stored for a
+    player who has none yet: a zone they chose on the settings page is never
+    overwritten. A missing or unknown zone is refused (400) and changes nothing."""
+    zone = reported_time_zone(request.POST.get("time_zone"))
+    if not zone:
+        return HttpResponseBadRequest(_("That is not a time zone we know."))
+    User.objects.filter(pk=request.user.pk, time_zone="").update(time_zone=zone)
+    return HttpResponse(status=204)
 
 
 @login_required

@@ -217,6 +217,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
 
 class GameConsumer(GuardedConsumer):
     sent_version = -1  # the newest game version this socket has been sent
+    shown = None  # digests of the parts the page shows (rendering.Frames.since)
     says_goodbye = True
     present_task = None  # keeps this socket's presence mark alive (rummy.notifications)
 
@@ -225,6 +226,9 @@ class GameConsumer(GuardedConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         sort = (query.get("sort") or ["suit"])[0]
         self.sort = sort if sort in SORTS else "suit"
+        # The view the page was rendered with (rendering.Frames.stamp): when this socket's
+        # first view is the same, there is nothing to send.
+        self.page_stamp = (query.get("stamp") or [""])[0][:32]
         self.group = broadcast.game_group(self.game_id)
         if not await self.admit():
             return
@@ -239,9 +243,12 @@ class GameConsumer(GuardedConsumer):
         # The user is at the game while this socket lives: no "your move" email for it.
         await _presence(presence.arrive, self.user.pk, self.game_id)
         self.present_task = asyncio.ensure_future(self._stay_present())
-        # The full current view on every (re)connect: nothing is missed while away.
+        # The full current view on every (re)connect, so nothing is missed while away,
+        # unless the page already shows exactly this view.
         self.sent_version = frames.version
-        await self.send(text_data=frames.html)
+        self.shown = frames.digests
+        if frames.stamp != self.page_stamp:
+            await self.send(text_data=frames.html)
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -265,7 +272,7 @@ class GameConsumer(GuardedConsumer):
         data = self._read(text_data)
         if data is None:
             with translation.override(self.language):
-                await self.send(text_data=render_flash(_("The request could not be read.")))
+                await self._send_flash(_("The request could not be read."))
             return
         try:
             outcome = await in_language(self.language, sockets.perform)(
@@ -275,11 +282,13 @@ class GameConsumer(GuardedConsumer):
             await self.session_ended()
             return
         except play.StaleVersion as refusal:
+            # The page is behind what this socket believes it shows (a frame crossed the
+            # tap): the whole view again, not a difference.
+            self.shown = None
             await self._send_view(flash=refusal.message)
             return
         except play.ActionRefused as refusal:
-            with translation.override(self.language):
-                await self.send(text_data=render_flash(refusal.message))
+            await self._send_flash(refusal.message)
             return
         if not outcome.game_changed:
             # A draft edit is private to the player: answer this page only.
@@ -313,7 +322,19 @@ class GameConsumer(GuardedConsumer):
             await self.close()
             return
         self.sent_version = max(self.sent_version, frames.version)
-        await self.send(text_data=frames.html)
+        # Only the parts that differ from what this page shows (rendering.Frames.since).
+        html, self.shown = frames.since(self.shown)
+        if html:
+            await self.send(text_data=html)
+
+    async def _send_flash(self, message):
+        """A refusal, to this page alone; remembered as shown, so that the next view
+        clears it."""
+        with translation.override(self.language):
+            html = render_flash(message)
+        if self.shown is not None:
+            self.shown = {**self.shown, "flash": rendering.digest(html)}
+        await self.send(text_data=html)
 
     async def game_updated(self, event):
         version = event.get("version", 0)

@@ -11,7 +11,7 @@ import time
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from rummy import engine
 from rummy.clock.text import turn_clock
@@ -26,12 +26,6 @@ SUIT_NAMES = {
     "H": gettext_lazy("hearts"),
     "S": gettext_lazy("spades"),
 }
-RANK_WORDS = {
-    1: gettext_lazy("ace"),
-    11: gettext_lazy("jack"),
-    12: gettext_lazy("queen"),
-    13: gettext_lazy("king"),
-}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SORTS = ("suit", "rank")
 # How a round ended, as a whole sentence each: the reasons do not fit one sentence
@@ -44,22 +38,28 @@ REASONS = {
 }
 
 
-def card_name(card):
-    """Words for a screen reader: "10 of hearts", "joker as 9 of hearts"."""
+def card_name(card, drawn=False):
+    """Words for a screen reader that start with what the card shows (WCAG 2.5.3):
+    "10 of hearts", "K of spades", "joker as 9 of hearts"."""
     if card.joker:
         if card.declared is None:
-            return str(_("joker"))
-        return _("joker as %(card)s") % {"card": card_name(card.declared)}
-    rank = RANK_WORDS.get(card.rank, str(card.rank))
-    return _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_NAMES[card.suit]}
+            name = str(_("joker"))
+        else:
+            name = _("joker as %(card)s") % {"card": card_name(card.declared)}
+    else:
+        rank = engine.cards.rank_name(card.rank)
+        name = _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_NAMES[card.suit]}
+    if drawn:
+        return _("%(card)s, just drawn") % {"card": name}
+    return name
 
 
-def card_info(code, ref=None, selected=False):
+def card_info(code, ref=None, selected=False, drawn=False):
     card = engine.Card.parse(code)
     face = card.declared if card.joker else card
     return {
         "code": str(card),
-        "label": card_name(card),
+        "label": card_name(card, drawn),
         "joker": card.joker,
         "rank": engine.cards.rank_name(face.rank) if face else "★",
         "suit": face.suit if face else "",
@@ -67,6 +67,7 @@ def card_info(code, ref=None, selected=False):
         "red": bool(face) and face.suit in ("D", "H"),
         "ref": ref,
         "selected": selected,
+        "drawn": drawn,
     }
 
 
@@ -152,7 +153,6 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         can_play_knock=draft is not None
         and seat_number is not None
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
-        hand_points=view.hand_points,
         last_round_html=_last_round_html(game, view, names),
         final=view.game_over,
     )
@@ -176,51 +176,67 @@ def _open_table(game, user, seats, my_seat, rights):
     }
 
 
+def drawn_positions(hand_codes, drawn_codes):
+    """Which hand positions hold the cards just drawn (R3): the engine appends a drawn
+    card to the hand, so they are its last ``drawn`` cards; in a draft the hand may have
+    been reordered, so the same cards are found by name, from the back (two decks hold
+    every card twice, R1.2, and either copy is the same card to the player)."""
+    wanted = list(drawn_codes)
+    marked = set()
+    for i in range(len(hand_codes) - 1, -1, -1):
+        if hand_codes[i] in wanted:
+            wanted.remove(hand_codes[i])
+            marked.add(i)
+    return marked
+
+
 def _hand_and_table(game, view, draft, sort):
     """The hand and the melds: the draft's while arranging (with the selection), else
-    the view's, each rendered once per content and shared (``fragment``)."""
+    the view's. Outside the editor every meld and the hand render once per content and
+    are shared (``fragment``)."""
     editing = draft is not None
     selected = set(draft.data.get("selected", [])) if editing else set()
-    hand_codes = draft.data["hand"] if editing else view.hand
+    hand_codes = draft.data["hand"] if editing else list(view.hand)
     table_codes = draft.data["table"] if editing else [m.split() for m in view.table]
+    # The card just drawn stays marked until the turn's next action (R3).
+    mine_drawn = view.drawn and view.seat is not None and view.seat == view.turn
+    just_drawn = view.hand[len(view.hand) - view.drawn :] if mine_drawn else ()
+    drawn_at = drawn_positions(hand_codes, just_drawn)
     parts = {
         "editing": editing,
         "has_selection": bool(selected),
-        "hand": None,
-        "hand_html": None,
-        "melds": None,
-        "melds_html": None,
+        "selected_count": len(selected),
+        "hand": [
+            card_info(code, f"h{i}", f"h{i}" in selected, i in drawn_at)
+            for code, i in sort_hand(hand_codes, sort)
+        ],
+        # While arranging the points follow the cards left in the draft's hand (R7.1).
+        "hand_points": engine.hand_points(engine.parse_cards(" ".join(hand_codes)))
+        if view.seat is not None
+        else None,
     }
     if editing:
-        parts["hand"] = [
-            card_info(code, f"h{i}", f"h{i}" in selected) for code, i in sort_hand(hand_codes, sort)
-        ]
         parts["melds"] = [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)]
-        return parts
-    if view.seat is not None and not view.game_over:
-        # Another player's move does not change this hand: rendered once per hand and
-        # order, not once per move.
-        parts["hand_html"] = fragment(
-            "rummy/_hand.html",
-            (game.pk, tuple(hand_codes), sort, view.hand_points),
-            lambda: {
-                "hand": [card_info(code) for code, _i in sort_hand(hand_codes, sort)],
-                "hand_points": view.hand_points,
-                "editing": False,
-                "sort": sort,
-                "game_pk": game.pk,
-            },
-        )
-    # The table as everyone sees it: rendered once per arrangement, not per viewer.
-    parts["melds_html"] = fragment(
-        "rummy/_melds.html",
-        tuple(view.table),
+    else:
+        parts["melds"] = [
+            {"index": i, "codes": tuple(m), "number": i + 1} for i, m in enumerate(table_codes)
+        ]
+    return parts
+
+
+def meld_html(meld, editing):
+    """One meld's fragment. Outside the editor a meld looks the same to everyone at any
+    version, so it renders once per content, language and position."""
+    if editing:
+        return render_to_string("rummy/_meld.html", {"m": meld, "editing": True})
+    return fragment(
+        "rummy/_meld.html",
+        (meld["index"], meld["codes"]),
         lambda: {
-            "melds": [_meld_info(m, i, False, set()) for i, m in enumerate(table_codes)],
+            "m": _meld_info(list(meld["codes"]), meld["index"], False, set()),
             "editing": False,
         },
     )
-    return parts
 
 
 def _players(view, names, seat_number):
@@ -241,27 +257,63 @@ def _players(view, names, seat_number):
     ]
 
 
+# What the player to move may do, as one sentence naming only the actions that exist
+# (engine.legal_actions): the final lap (R8) has no draw, and a knock needs a low count (R6.1).
+A = engine.Action
+HINTS = {
+    frozenset({A.DRAW, A.MELD, A.KNOCK}): gettext_lazy("Meld, knock, or draw again."),
+    frozenset({A.DRAW, A.MELD}): gettext_lazy("Meld, or draw again."),
+    frozenset({A.MELD, A.KNOCK, A.PASS}): gettext_lazy("Meld, knock or pass."),
+    frozenset({A.MELD, A.PASS}): gettext_lazy("Meld or pass."),
+    frozenset({A.MELD, A.KNOCK}): gettext_lazy("Meld or knock."),
+    frozenset({A.MELD}): gettext_lazy("Meld."),
+    frozenset({A.PASS}): gettext_lazy("Pass."),
+}
+
+
+def turn_hint(view, editing):
+    """The player to move's next step, in words."""
+    legal = frozenset(view.legal)
+    if A.DRAW in legal and view.drawn == 0:
+        return _("Draw a card to start your turn.")
+    if editing:
+        return _("Select cards, then tap a meld or “+ New meld”.")
+    hint = HINTS.get(legal, "")
+    if A.DRAW in legal and view.drawn:
+        drawn = ngettext(
+            "You have drawn %(n)d card.", "You have drawn %(n)d cards.", view.drawn
+        ) % {"n": view.drawn}
+        return f"{drawn} {hint}"
+    return str(hint)
+
+
 def _status(game, view, names, seat_number, editing, rights):
-    """Whose turn, the clock and the status line. Everyone but the player to move (and
-    each of those alike) sees the same status at one version, shown to the minute."""
+    """Whose turn and the clock. Everyone sees the same status at one version (shown
+    to the minute), so it renders once (``fragment``); the player to move also gets
+    their next step (``hint``), next to their buttons."""
     clock = turn_clock(game, rights.is_admin)
     my_turn = seat_number is not None and view.turn == seat_number and not view.round_over
     turn_name = names.get(view.turn, "?")
     minute = int(time.time() // 60) if clock["deadline"] else None
     status_html = fragment(
         "rummy/_status.html",
-        (game.pk, game.version, my_turn, editing, turn_name, clock["deadline"], minute),
+        (game.pk, game.version, my_turn, turn_name, clock["deadline"], minute),
         lambda: {
             "view": view,
             "final": view.game_over,
             "my_turn": my_turn,
-            "legal": view.legal,
-            "editing": editing,
             "turn_name": turn_name,
             "clock": clock,
         },
     )
-    return {"clock": clock, "my_turn": my_turn, "turn_name": turn_name, "status_html": status_html}
+    hint = turn_hint(view, editing) if my_turn and not view.game_over else ""
+    return {
+        "clock": clock,
+        "my_turn": my_turn,
+        "turn_name": turn_name,
+        "status_html": status_html,
+        "hint": hint,
+    }
 
 
 def _last_round_html(game, view, names):

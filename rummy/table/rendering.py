@@ -1,4 +1,12 @@
-"""A game page's fragments for one user, and the version they show.
+"""A game page's parts for one user, the version they show, and what changed since.
+
+The page is one form made of parts (``PARTS``), each an element with its own id that
+htmx swaps by id (``hx-swap-oob``). A socket remembers a digest of every part it has
+sent and after a move or an editor tap sends only the parts that differ (``Frames.since``):
+a tap that selects a card changes one meld or the hand, a move changes the table's
+touched melds, the counts and the status, and another player's hand is never in it.
+The table's melds are parts of their own inside the table's part: when the table's
+shape (how many melds, editing or not) is unchanged only the changed melds travel.
 
 The presenters read nothing from the database; what they need besides the game (what
 the user may do in the league, and their draft when they are arranging) is read here,
@@ -6,24 +14,183 @@ once per render. ``render_remembered`` is the fast path after a move: everything
 from this process's memory, so it runs on the event loop without a thread hop.
 """
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import mark_safe
 
 from rummy import play
 from rummy.play import drafts
 from rummy.table import access
-from rummy.table.presenters import table_context
+from rummy.table.presenters import meld_html, table_context
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
+OOB = ' hx-swap-oob="true"'
+
+
+def digest(html):
+    return hashlib.blake2b(html.encode(), digest_size=8).digest()
+
+
+@dataclass(frozen=True)
+class Part:
+    """One swappable element: ``html`` carries ``hx-swap-oob``. ``children`` (the
+    melds of the table) may be sent alone when ``shell`` (the part without them) is
+    unchanged; inside ``html`` they carry no oob attribute of their own."""
+
+    id: str
+    html: str
+    children: tuple["Part", ...] | None = None
+    shell: bytes = b""
+    # Where a new child goes (an htmx oob swap: style and selector), and the children's id
+    # prefix (child i is ``child_prefix + str(i)``).
+    insert: str = ""
+    child_prefix: str = ""
+
+    @property
+    def key(self):
+        return digest(self.html)
+
+    def standalone(self):
+        """A child's html as a frame of its own (htmx swaps it by its id)."""
+        marker = f'id="{self.id}"'
+        return self.html.replace(marker, marker + OOB, 1)
 
 
 @dataclass(frozen=True)
 class Frames:
-    """Rendered fragments and the game version they were rendered from."""
+    """A user's view of a game at one version: the whole form (``html``: a page's body,
+    an HTMX answer, a socket with nothing to compare) and its parts."""
 
     html: str
     version: int
+    parts: tuple[Part, ...] = ()
+    kind: str = "game"
+    digests: dict = field(default_factory=dict)
+
+    @property
+    def stamp(self):
+        """One short digest of the whole view: the page sends it when its socket
+        connects, so a socket whose view is the same sends nothing first."""
+        h = hashlib.blake2b(digest_size=8)
+        h.update(self.kind.encode())
+        for part in self.parts:
+            h.update(part.key)
+        return h.hexdigest()
+
+    def since(self, sent):
+        """(html to send, digests now shown) given ``sent``, what the page shows (None:
+        unknown, send everything)."""
+        now = self.digests
+        if sent is None or sent.get("kind") != self.kind:
+            return self.html, now
+        out = []
+        for part in self.parts:
+            if sent.get(part.id) == now[part.id]:
+                continue
+            if part.children is not None and sent.get(part.id + "/shell") == part.shell:
+                out.extend(_children_since(part, sent, now))
+            else:
+                out.append(part.html)
+        return "".join(out), now
+
+
+def _children_since(part, sent, now):
+    """The table's melds that changed, were added (inserted at the end of the list) or
+    are gone (deleted), when the table itself (editing or not) is unchanged."""
+    shown = sent.get(part.id + "/n", 0)
+    out = []
+    for i, child in enumerate(part.children):
+        if i >= shown:
+            out.append(f'<div hx-swap-oob="{part.insert}">{child.html}</div>')
+        elif sent.get(child.id) != now[child.id]:
+            out.append(child.standalone())
+    out.extend(
+        f'<div id="{child_id}" hx-swap-oob="delete"></div>'
+        for child_id in (f"{part.child_prefix}{i}" for i in range(len(part.children), shown))
+    )
+    return out
+
+
+def _digests(kind, parts):
+    out = {"kind": kind}
+    for part in parts:
+        out[part.id] = part.key
+        if part.children is not None:
+            out[part.id + "/shell"] = part.shell
+            out[part.id + "/n"] = len(part.children)
+            for child in part.children:
+                out[child.id] = child.key
+    return out
+
+
+def _render(template, ctx):
+    return render_to_string(template, ctx)
+
+
+def _placeholder(tag, part_id):
+    return f'<{tag} id="{part_id}" hidden{OOB}></{tag}>'
+
+
+def build_frames(ctx) -> Frames:
+    """Render every part of the view for ``ctx`` (presenters.table_context), then the
+    form that holds them."""
+    version = ctx["version"]
+    flash = _render("rummy/_flash.html", ctx)
+    if ctx.get("view") is None:
+        kind = "open"
+        parts: tuple[Part, ...] = (
+            Part("view-version", _render("rummy/_version.html", ctx)),
+            Part("seating", _render("rummy/_seating.html", ctx)),
+            Part("flash", flash),
+        )
+        named = {"version": parts[0].html, "seating": parts[1].html, "flash": flash}
+    else:
+        kind = "game"
+        editing = ctx["editing"]
+        melds = tuple(Part(f"meld-{m['index']}", meld_html(m, editing)) for m in ctx["melds"])
+        table_html = _render(
+            "rummy/_melds.html",
+            {**ctx, "melds_html": mark_safe("".join(m.html for m in melds))},
+        )
+        # The table's frame: what it holds besides the melds (editing or not, the words of
+        # an empty table, the language); melds come and go inside it on their own.
+        shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
+        insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
+        show_hand = ctx["is_player"] and not ctx["final"]
+        named = {
+            "version": _render("rummy/_version.html", ctx),
+            "status": ctx["status_html"],
+            "final": _render("rummy/_final.html", ctx),
+            "melds": table_html,
+            "flash": flash,
+            "hint": _render("rummy/_hint.html", ctx),
+            "hand": _render("rummy/_hand.html", ctx) if show_hand else "",
+            "controls": _render("rummy/_controls.html", ctx),
+            "players": _render("rummy/_players.html", ctx),
+            "last_round": ctx["last_round_html"],
+        }
+        ids = {
+            "version": "view-version",
+            "melds": "table-melds",
+            "last_round": "last-round",
+        }
+        # An absent part travels as an empty element with its id (a hand once the game
+        # is over, the last round before the first one ends), so that a later frame can
+        # swap it; the form leaves it out.
+        parts = tuple(
+            Part(ids.get(name, name), html, melds, shell, insert, "meld-")
+            if name == "melds"
+            else Part(ids.get(name, name), html or _placeholder("section", ids.get(name, name)))
+            for name, html in named.items()
+        )
+    form = render_to_string(
+        FRAMES_TEMPLATE,
+        {**ctx, "parts": {k: mark_safe(v) for k, v in named.items()}},
+    )
+    return Frames(form, version, parts, kind, _digests(kind, parts))
 
 
 def page_context(game, user, sort, flash=None):
@@ -39,9 +206,7 @@ def page_context(game, user, sort, flash=None):
 
 
 def render_frames(game, user, sort, flash=None) -> Frames:
-    return Frames(
-        render_to_string(FRAMES_TEMPLATE, page_context(game, user, sort, flash)), game.version
-    )
+    return build_frames(page_context(game, user, sort, flash))
 
 
 def render_remembered(user, game_id, sort, version):
@@ -55,5 +220,4 @@ def render_remembered(user, game_id, sort, version):
     rights = access.remembered_rights(user, game.league)
     if rights is None or not rights.may_view:
         return None
-    context = table_context(game, user, sort, rights=rights)
-    return Frames(render_to_string(FRAMES_TEMPLATE, context), game.version)
+    return build_frames(table_context(game, user, sort, rights=rights))

@@ -11,8 +11,10 @@ with the socket up the same form travels over it (``rummy.table.consumers``).
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -37,8 +39,14 @@ def _sort(request):
 
 def _render_table(request, game, flash=None, status=200):
     context = rendering.page_context(game, request.user, _sort(request), flash=flash)
-    template = "rummy/_game_frames.html" if request.htmx else "rummy/table.html"
-    return render(request, template, context, status=status)
+    # The form works without JavaScript too: a plain POST needs its token.
+    context["csrf_token"] = get_token(request)
+    frames = rendering.build_frames(context)
+    if request.htmx:
+        # The whole view: this page's socket is down, so nothing remembers what it shows.
+        return HttpResponse(frames.html, status=status)
+    context.update(frames_html=mark_safe(frames.html), stamp=frames.stamp)
+    return render(request, "rummy/table.html", context, status=status)
 
 
 @login_required

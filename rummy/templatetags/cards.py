@@ -1,10 +1,11 @@
 """One card as HTML, for the table page.
 
-This was an ``{% include %}`` per card; a table page shows up to a hundred cards and
-re-renders for every open socket after every move, and a Python tag is several times
-cheaper than an include. The markup is the same: ``data-card`` (this round's cards) or
-``data-revealed-card`` (a finished round's revealed hands) as the machine-readable
-marker; suits told apart by symbol and letter, not by colour alone.
+A table page shows up to a hundred cards and re-renders for every open socket after
+every move, so this is a Python tag (several times cheaper than an include) and the
+markup is short. ``data-card`` (this round's cards) or ``data-revealed-card`` (a
+finished round's revealed hands) is the machine-readable marker. A card's spoken name
+starts with what it shows ("K of spades", WCAG 2.5.3 label in name); suits are told
+apart by the symbol's shape as well as its colour.
 """
 
 from django import template
@@ -20,24 +21,19 @@ def _classes(c, selectable):
         classes.append("red")
     if c["joker"]:
         classes.append("joker")
+    if c.get("drawn"):
+        classes.append("drawn")
     if selectable and c["selected"]:
         classes.append("selected")
     return " ".join(classes)
 
 
+JOKER_MARK = mark_safe('<i class="j">★</i>')
+
+
 def _face(c):
-    joker = mark_safe('<span class="joker-mark" aria-hidden="true">★</span>') if c["joker"] else ""
-    suit = (
-        format_html(
-            '<span class="suit" aria-hidden="true">{}<small>{}</small></span>',
-            c["symbol"],
-            c["suit"],
-        )
-        if c["symbol"]
-        else ""
-    )
     return format_html(
-        '{}<span class="rank" aria-hidden="true">{}</span>{}', joker, c["rank"], suit
+        "{}<b>{}</b><i>{}</i>", JOKER_MARK if c["joker"] else "", c["rank"], c["symbol"]
     )
 
 
@@ -47,12 +43,12 @@ def card(c, button=False, revealed=False):
     editor) the card is a submit button selecting it; otherwise an image-like span."""
     if button:
         return format_html(
-            '<button type="submit" name="action" value="select:{}" class="{}" data-card="{}" '
-            'data-ref="{}" aria-pressed="{}" aria-label="{}">{}</button>',
+            # A button in a form submits by default; its value names the card's place.
+            '<button name="action" value="select:{}" class="{}" data-card="{}" '
+            'aria-pressed="{}" aria-label="{}">{}</button>',
             c["ref"],
             _classes(c, True),
             c["code"],
-            c["ref"],
             "true" if c["selected"] else "false",
             c["label"],
             _face(c),

@@ -1,8 +1,9 @@
 """``{% countdown deadline %}``: a turn's deadline as a countdown (async-play issue).
 
-The server renders the time left and the absolute time (UTC) so that the page is right
-without JavaScript; ``static/js/countdown.js`` then keeps the countdown current and
-shows the absolute time in the viewer's own time zone.
+The server renders the time left and the deadline itself, in the viewer's language and
+time zone (``rummy.clock.text.deadline_text``), so that the page is right without
+JavaScript; ``static/js/countdown.js`` then keeps the time left current. It leaves the
+deadline as the server wrote it: one style of a deadline on every page and email.
 """
 
 import datetime
@@ -12,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from rummy.clock.text import absolute_text, time_left_text
+from rummy.clock.text import deadline_text, time_left_text
 
 register = template.Library()
 
@@ -39,6 +40,6 @@ def countdown(deadline, now=None):
             ]
         ),
         less=_("less than a minute"),
-        absolute=absolute_text(deadline),
+        absolute=deadline_text(deadline),
         left=time_left_text(deadline, now),
     )

@@ -1,6 +1,7 @@
 // Turn deadlines as live countdowns (see rummy/templatetags/clock_tags.py).
-// The server renders the time left and the absolute time in UTC; this keeps the
-// countdown current and shows the absolute time in the viewer's own time zone.
+// The server renders the time left and the deadline itself, in the viewer's language
+// and time zone; this keeps the time left current. The deadline stays as the server
+// wrote it: one style of a deadline everywhere (rummy/clock/text.py).
 // Labels come translated from data attributes on each <time class="countdown">.
 "use strict";
 (function () {
@@ -16,16 +17,6 @@
     return less;
   }
 
-  function absolute(date) {
-    try {
-      return new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-      }).format(date);
-    } catch (e) {
-      return date.toLocaleString();
-    }
-  }
-
   function update(el, now) {
     var deadline = new Date(el.dataset.deadline);
     if (isNaN(deadline.getTime())) return;
@@ -35,11 +26,7 @@
       ? el.dataset.overdue
       : (el.dataset.in || "%(time)s").replace("%(time)s", duration(left, units, el.dataset.less));
     var leftEl = el.querySelector(".countdown-left");
-    var atEl = el.querySelector(".countdown-at");
-    var at = absolute(deadline);
     if (leftEl && leftEl.textContent !== text) leftEl.textContent = text;
-    if (atEl) atEl.textContent = "(" + at + ")";
-    el.title = at;
     el.classList.toggle("overdue", left <= 0);
     el.classList.toggle("soon", left > 0 && left < 3600);
   }

@@ -51,3 +51,87 @@
     }
   });
 }());
+
+// Nothing moves under the finger. The browser's own scroll anchoring is off (table.css):
+// it chose a new anchor whenever the part holding it was swapped and the page jumped. Here
+// the page keeps one element in place across every swap: the meld just tapped (or the
+// "New meld" slot), else the first meld in view, so another player's move that changes a
+// meld above does not shift the table under the reader either.
+(function () {
+  var lastTap = null;
+  var anchor = null;
+
+  function meldOf(el) {
+    return el && el.closest ? el.closest(".meld, #btn-new-meld") : null;
+  }
+
+  document.addEventListener("click", function (evt) {
+    var el = evt.target;
+    if (!el || !el.closest || !el.closest("#game-view")) { return; }
+    // With cards selected, a tap anywhere on a meld's frame puts them there: the frame
+    // forwards the tap to the meld's "+" button (the same control without JavaScript).
+    var meld = el.closest(".melds.editing .meld");
+    if (meld && !el.closest("button")) {
+      var target = meld.querySelector(".meld-target");
+      if (target) { target.click(); }
+      return;
+    }
+    var kept = meldOf(el);
+    lastTap = kept && kept.id ? {id: kept.id, at: Date.now()} : null;
+    if (el.closest("#flash")) { el.closest("#flash").classList.add("dismissed"); }
+  }, true);
+
+  function firstInView() {
+    var melds = document.querySelectorAll("#table-melds .meld");
+    for (var i = 0; i < melds.length; i++) {
+      var r = melds[i].getBoundingClientRect();
+      if (r.bottom > 0) { return melds[i]; }
+    }
+    return null;
+  }
+
+  function remember() {
+    var el = null;
+    if (lastTap && Date.now() - lastTap.at < 8000) { el = document.getElementById(lastTap.id); }
+    if (!el) { el = firstInView(); }
+    anchor = el && el.id ? {id: el.id, top: el.getBoundingClientRect().top} : null;
+  }
+
+  function restore() {
+    if (!anchor) { return; }
+    var el = document.getElementById(anchor.id);
+    if (el) {
+      var delta = el.getBoundingClientRect().top - anchor.top;
+      if (Math.abs(delta) > 1) { window.scrollBy(0, delta); }
+    }
+    anchor = null;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", remember);
+  document.addEventListener("htmx:wsAfterMessage", function () { restore(); watchDock(); });
+  document.addEventListener("htmx:beforeSwap", remember);
+  document.addEventListener("htmx:afterSettle", function () { restore(); watchDock(); });
+
+  // The dock is fixed to the bottom: the page reserves its height below the table, so the
+  // last meld and the players' panel can be scrolled clear of it. Growing the padding
+  // at the bottom moves nothing above it.
+  var observed = null;
+  var observer = window.ResizeObserver ? new ResizeObserver(function (entries) {
+    var h = Math.ceil(entries[0].target.getBoundingClientRect().height);
+    document.documentElement.style.setProperty("--dock-h", h + "px");
+  }) : null;
+
+  function watchDock() {
+    var dock = document.getElementById("dock");
+    if (!observer || !dock || dock === observed) { return; }
+    if (observed) { observer.unobserve(observed); }
+    observer.observe(dock);
+    observed = dock;
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", watchDock);
+  } else {
+    watchDock();
+  }
+}());

@@ -59,6 +59,8 @@ MATRIX = {
     "rummy:open_table": ("302 405 405 405 405", "302 404 302 302 302"),
     "notifications:settings": ("302 200 200 200 200", "302 302 302 302 302"),
     "notifications:send_verification": ("302 405 405 405 405", "302 302 302 302 302"),
+    # The browser's time zone report: 400 is the refusal of a post without a zone.
+    "notifications:time_zone": ("302 405 405 405 405", "302 400 400 400 400"),
     "notifications:verify": ("400 400 400 400 400", "405 405 405 405 405"),
     "notifications:unsubscribe": ("400 400 400 400 400", "400 400 400 400 400"),
 }

@@ -45,7 +45,9 @@ def test_countdown_tag_renders_machine_and_human_times():
     assert 'datetime="2026-03-02T15:12:00Z"' in html
     assert 'data-deadline="2026-03-02T15:12:00Z"' in html
     assert '<span class="countdown-left">in 5 h 12 min</span>' in html
-    assert "Mon 2 Mar, 15:12 UTC" in html  # the absolute time, until JS shows local time
+    # The deadline itself, in the one style of a deadline (rummy.clock.text), in the
+    # active zone (UTC here): the script leaves it as it is.
+    assert "(Monday, March 2, 3:12 p.m. UTC)" in html
     assert 'data-overdue="overdue"' in html
     assert "style=" not in html
 
@@ -79,7 +81,9 @@ def test_countdown_script_is_served_and_has_no_eval():
     from django.conf import settings
 
     script = (Path(settings.BASE_DIR) / "static" / "js" / "countdown.js").read_text()
-    assert "Intl.DateTimeFormat" in script
+    # It keeps the time left current and never rewrites the deadline in a style of its
+    # own (it used to: "Wed, Dec 2, 05:26 AM" beside the server's "Wed 2 Dec, 05:26 UTC").
+    assert "Intl.DateTimeFormat" not in script and "countdown-at" not in script
     assert "eval(" not in script and "innerHTML" not in script
 
 

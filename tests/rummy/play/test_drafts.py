@@ -34,10 +34,17 @@ def tap(client, game, action, status=200):
 
 
 def ref_of(html, code):
-    """The data-ref of the (first) button showing ``code``."""
+    """The place (``select:<ref>``) of the (first) button showing ``code``."""
     import re
 
-    return re.search(rf'data-card="{re.escape(code)}" data-ref="([^"]+)"', html).group(1)
+    pattern = rf'value="select:([^"]+)" class="[^"]*" data-card="{re.escape(code)}"'
+    return re.search(pattern, html).group(1)
+
+
+def knock_offered(html):
+    """ "Play and knock" stays in its place while arranging, disabled unless R6.1 allows it."""
+    assert 'id="btn-play-knock"' in html
+    return 'id="btn-play-knock">' in html
 
 
 def draft_table(game):
@@ -46,7 +53,7 @@ def draft_table(game):
 
 def test_meld_opens_the_editor_and_a_draft_without_bumping_the_version(client, melding):
     html = tap(client, melding, "meld")
-    assert 'id="editor"' in html and ">New meld<" in html and ">Reset<" in html
+    assert 'id="btn-new-meld"' in html and ">+ New meld<" in html and ">Reset<" in html
     assert ">Play<" in html
     assert Game.objects.get(pk=melding.pk).version == melding.version
     assert Draft.objects.get(game=melding).base_version == melding.version
@@ -123,18 +130,18 @@ def test_play_and_knock_offered_only_when_the_hand_left_allows_it(client, league
     game = set_state(start_two(league, cast), state)
     client.force_login(cast["alice"])
     html = tap(client, game, "meld")
-    assert "Play and knock" not in html
+    assert not knock_offered(html)
     for code in ("7H", "8H", "9H"):
         html = tap(client, game, f"select:{ref_of(html, code)}")
     html = tap(client, game, "new_meld")
-    assert "Play and knock" not in html  # A 2 K left: 13 points
+    assert not knock_offered(html)  # A 2 K left: 13 points
     state = engine.position(["7H 8H 9H AC 2C", "KC KD"], stock="QD QC", drawn=1)
     game = set_state(game, state)
     html = tap(client, game, "meld")
     for code in ("7H", "8H", "9H"):
         html = tap(client, game, f"select:{ref_of(html, code)}")
     html = tap(client, game, "new_meld")
-    assert "Play and knock" in html
+    assert knock_offered(html)
     tap(client, game, "play_knock")
     last = Game.objects.get(pk=game.pk).engine_state().last_round
     assert last["reason"] == "knock" and last["knocker"] == 0
@@ -145,7 +152,7 @@ def test_draft_survives_a_reload_and_restarts_when_the_game_moves_on(client, mel
     tap(client, melding, f"select:{ref_of(html, '7H')}")
     tap(client, melding, "new_meld")
     page = client.get(melding.get_absolute_url()).content.decode()
-    assert 'id="editor"' in page and 'data-meld="1"' in page
+    assert 'id="btn-new-meld"' in page and 'data-meld="1"' in page
     # The game moves on (another version): the draft starts again from the table.
     Game.objects.filter(pk=melding.pk).update(version=melding.version + 5)
     page = client.get(melding.get_absolute_url()).content.decode()

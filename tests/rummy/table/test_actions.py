@@ -1,6 +1,8 @@
 """Turn actions over HTTP (rummy:act): the edges hold — only the player to move acts,
 every refusal is a 4xx in plain words, and a refused request changes nothing."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -111,7 +113,10 @@ def test_pass_only_when_the_stock_is_empty(client, league, cast):
     client.force_login(cast["alice"])
     response = act(client, game, action="pass", version=game.version)
     assert response.status_code == 400
-    assert "You can only pass when the stock is empty (R8)." in response.content.decode()
+    # The message in words; its rule id links to that rule's section of the guide.
+    html = response.content.decode()
+    assert "You can only pass when the stock is empty (R8)." in re.sub(r"<[^>]+>", "", html)
+    assert 'href="/how-to-play/#R8"' in html
     # With an empty stock (R8.2: a final turn), Pass is offered and works.
     game = set_state(game, engine.position(["KC KD", "KS"], stock="", final_turns=2))
     html = client.get(game.get_absolute_url()).content.decode()

@@ -87,11 +87,12 @@ async def test_an_action_over_the_socket_updates_everyone_with_their_own_view(se
         frames = {name: await sockets[name].receive_from(timeout=1) for name in sockets}
         for frame in frames.values():
             assert f'data-version="{game.version + 1}"' in frame
-        # One frame for the sender too: the new view, its message area emptied with it.
-        assert 'id="flash"' in frames["alice"]
+        # One frame for the sender too, with her hand (she drew); the others get only
+        # what changed for them: not Bob's hand, which did not change.
         assert await sockets["alice"].receive_nothing(timeout=0.2)
         assert sorted(cards_shown(frames["alice"])[0]) == await hand_of(game.pk, 0)
-        assert sorted(cards_shown(frames["bob"])[0]) == await hand_of(game.pk, 1)
+        assert 'id="hand"' not in frames["bob"] and cards_shown(frames["bob"]) == ([], [])
+        assert 'id="status"' in frames["bob"] and 'id="players"' in frames["bob"]
         assert cards_shown(frames["carol"]) == ([], [])
         assert 'value="meld"' in frames["alice"] and 'name="action"' not in frames["bob"]
     finally:
@@ -152,11 +153,14 @@ async def test_draft_edits_answer_the_player_only(setup):
         await bob.receive_from()
         await alice.send_to(text_data=json.dumps({"action": "meld", "version": game.version + 1}))
         frame = await alice.receive_from()
-        assert 'id="editor"' in frame
+        assert 'class="melds editing"' in frame
         await alice.send_to(
             text_data=json.dumps({"action": "select:h0", "version": game.version + 1})
         )
-        assert 'aria-pressed="true"' in await alice.receive_from()
+        # Selecting a hand card changes the hand alone: nothing else travels.
+        frame = await alice.receive_from()
+        assert 'aria-pressed="true"' in frame and frame.startswith('<section id="hand"')
+        assert 'id="table-melds"' not in frame and 'id="status"' not in frame
         assert await bob.receive_nothing(timeout=0.2)
     finally:
         await alice.disconnect()

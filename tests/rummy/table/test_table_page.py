@@ -84,13 +84,13 @@ def test_cards_have_words_for_screen_readers(client, league, cast):
     html = client.get(url(game)).content.decode()
     for label in (
         "10 of hearts",
-        "ace of spades",
-        "queen of clubs",
+        "A of spades",  # the spoken name starts with what the card shows (WCAG 2.5.3)
+        "Q of clubs",
         "joker",
         "joker as 9 of diamonds",
     ):
         assert f'aria-label="{label}"' in html
-    assert "♥<small>H</small>" in html  # suit by symbol and letter, not colour alone
+    assert "<b>10</b><i>♥</i>" in html  # the suit by its symbol's shape, not colour alone
 
 
 def test_htmx_request_gets_the_fragments_only(client, game, cast):
