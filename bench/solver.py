@@ -1,0 +1,63 @@
+"""Solver benchmark: p50 / p95 / max solve time and peak memory per solve, bucketed by
+table size (0, about 20, 40, 60, 80 table cards) and hand size (10, 15, 20).
+
+    python -m bench.solver [--per-bucket 20] [--seed 1]
+
+Positions come from seeded random play (rummy.solver.samples.sized_position), 3 to 5
+players (two decks). Times are wall clock of ``solve`` with its default time limit; a
+solve cut by it is counted in "cut" (its answer is legal but not proven optimal).
+Peak memory is measured by tracemalloc in a second pass over the same positions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tracemalloc
+
+from rummy.solver import solve
+from rummy.solver.samples import sized_position
+
+TABLES = (0, 20, 40, 60, 80)
+HANDS = (10, 15, 20)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-bucket", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    print("table  hand   n   p50 ms   p95 ms   max ms  cut  peak MiB")
+    for table in TABLES:
+        for hand in HANDS:
+            rng = random.Random(args.seed * 7919 + table * 31 + hand)
+            cases: list = []
+            while len(cases) < args.per_bucket:
+                try:
+                    cases.append(sized_position(rng, table, hand, players=rng.randint(3, 5)))
+                except IndexError:
+                    continue
+            times, cut = [], 0
+            for state, _seat, pos in cases:
+                sol = solve(pos, state.settings)
+                times.append(sol.seconds * 1000)
+                cut += not sol.proven
+            peak = 0
+            for state, _seat, pos in cases:
+                tracemalloc.start()
+                solve(pos, state.settings)
+                peak = max(peak, tracemalloc.get_traced_memory()[1])
+                tracemalloc.stop()
+            times.sort()
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            sizes = statistics.mean(p.table_cards for _, _, p in cases)
+            print(
+                f"{table:>3} ({sizes:>4.0f}) {hand:>3} {len(times):>4}"
+                f" {statistics.median(times):>8.1f} {p95:>8.1f} {times[-1]:>8.1f}"
+                f" {cut:>4} {peak / 2**20:>8.1f}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,508 @@
+"""The exact search: a dynamic programme over the 14 positions of a suit (R4.3).
+
+Cards are counted, not named: ``count[t]`` for each real card ``t`` (its pcode), since
+two identical cards (R1.2) are interchangeable and a declared joker is judged as its
+card (R4.4). Positions run 1 (ace low), 2 … 13 (king), 14 (ace high); a real ace is
+placed at 1 or at 14, never both (R4.3), and groups (R4.2) are formed at 1 … 13.
+
+Layers are (position, suit); each decides, for that card, how many of the hand's
+copies to play, how many wildcards (jokers declared as it) to add, and how many of
+the copies there go into groups; the rest go into the suit's runs. Runs are kept in a
+normal form that loses no arrangement: a run never ends where another of its suit
+begins (the two would join into one valid run), and when fewer cards than open runs
+arrive, runs of three or more end. The state of a suit is therefore the number of
+open runs aged one, two and three or more, plus the aces kept back for position 14.
+Groups at a rank are feasible exactly when ``k`` groups exist with every suit used at
+most ``k`` times and ``3k <= total <= 4k`` (a round-robin deal of the suits).
+
+Table jokers (R5.2 d and its Decision): at the layer of their declared card ``X`` as
+many as the real ``X`` on the table at the end allow are freed (``min(k, real X)``);
+freeing is never worse, since a freed joker may be declared ``X`` again. The rest stay
+``X``. Freed jokers and hand jokers are wildcards; every freed one must be placed,
+hand jokers may be (25 points each, R1.3).
+
+The value of a state is the points of the hand cards played so far (R7.1 read
+backwards: the count left is the hand's points minus the points played). A state is
+dropped when even playing every later hand card could not reach ``need``; a beam
+(``width``) keeps only the best states of each layer (fast, not exact).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rummy.engine.cards import POINTS
+
+JOKER_POINTS = 25  # R1.3
+MAX_RUNS = 4  # per suit and position: two real copies and two jokers at most (R1.2)
+
+# -- run states -----------------------------------------------------------------------
+
+
+def _code(n1: int, n2: int, n3: int) -> int:
+    return n1 + 5 * n2 + 25 * n3
+
+
+def _next_runs(code: int, c: int) -> int:
+    """Open runs (aged 1, 2, 3+) after ``c`` cards of the suit arrive at the next position."""
+    n1, n2, n3 = code % 5, code // 5 % 5, code // 25
+    n = n1 + n2 + n3
+    if c >= n:
+        new = (c - n, n1, n2 + n3)
+    elif n - c > n3:
+        return -1  # a run of one or two would have to end (R4.1)
+    else:
+        new = (0, n1, n2 + n3 - (n - c))
+    if max(new) > MAX_RUNS:
+        return -1
+    return _code(*new)
+
+
+RUN_NEXT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_next_runs(code, c) for c in range(2 * MAX_RUNS + 1)) for code in range(125)
+)
+CLOSED = frozenset(_code(0, 0, n3) for n3 in range(MAX_RUNS + 1))  # every open run is 3+
+
+
+def groups_feasible(total: int, most: int) -> bool:
+    """R4.2: ``total`` cards of one rank, at most ``most`` of a suit, dealt into groups."""
+    if total == 0:
+        return True
+    k = max(most, -(-total // 4))
+    return 3 * k <= total
+
+
+# -- the problem as counts --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A position as counts (see the module docstring). Index ``t`` is a pcode 0..51."""
+
+    table: tuple[int, ...]  # real cards on the table, must stay
+    hand: tuple[int, ...]  # real cards in the hand that may be played
+    jokers: tuple[int, ...]  # table jokers declared as t
+    hand_jokers: int  # jokers in the hand that may be played
+    wild_max: int  # jokers in play at most (table + hand)
+    extra_real: tuple[int, ...] | None = None  # real cards outside the search that free jokers
+
+
+@dataclass
+class Choice:
+    """What one layer decided for its card: hand copies played, kept back for position
+    14 (aces), wildcards added, copies into groups, table jokers freed."""
+
+    used: int
+    reserved: int
+    wild: int
+    grouped: int
+    freed: int
+
+
+@dataclass
+class Result:
+    value: int  # points played (hand cards, hand jokers included)
+    choices: dict[tuple[int, int], Choice]  # (position, suit) -> choice
+    wild_used: int
+    freed: int
+    states: int  # the largest layer, for the benchmark
+
+
+class Timeout(Exception):
+    """The deadline passed before the search finished."""
+
+
+_W_SHIFT, _F_SHIFT, _SG_SHIFT, _MG_SHIFT = 40, 42, 44, 49
+_SUIT_MASK = 1023
+_AUX_GROUP = (31 << _SG_SHIFT) | (7 << _MG_SHIFT)
+
+
+def _layers() -> list[tuple[int, int]]:
+    return [(p, s) for p in range(1, 14) for s in range(4)] + [(14, s) for s in range(4)]
+
+
+LAYERS = _layers()
+
+
+def _pcode(p: int, s: int) -> int:
+    return s * 13 + (0 if p == 14 else p - 1)
+
+
+def run(
+    counts: Counts,
+    need: int = 1,
+    width: int | None = None,
+    deadline: float | None = None,
+) -> Result | None:
+    """The best arrangement worth at least ``need`` points played, or None if there is none
+    (exact unless ``width`` is set). Raises ``Timeout`` past ``deadline`` (perf_counter)."""
+    table, hand, jok = counts.table, counts.hand, counts.jokers
+    extra = counts.extra_real or (0,) * 52
+    wmax = min(counts.wild_max, 2)
+    # the most the hand could still add after each layer
+    pts_at = [hand[_pcode(p, s)] * POINTS[_pcode(p, s)] if p <= 13 else 0 for p, s in LAYERS]
+    rem_after = [0] * len(LAYERS)
+    acc = counts.hand_jokers * JOKER_POINTS
+    for i in range(len(LAYERS) - 1, -1, -1):
+        rem_after[i] = acc
+        acc += pts_at[i]
+    if acc < need:
+        return None
+    # can a card at (p, s) be part of a run at all? (for aces kept back for 14)
+    present = [table[t] + hand[t] + jok[t] for t in range(52)]
+
+    cur: dict[int, int] = {0: 0}
+    backs: list[dict[int, tuple[int, tuple[int, int, int, int, int]]]] = []
+    biggest = 1
+    for li, (p, s) in enumerate(LAYERS):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise Timeout
+        t = _pcode(p, s)
+        shift = 10 * s
+        floor = need - rem_after[li]
+        opts: list[tuple[int, int, int, int, int]] = []  # (cards, points, freed, used, reserved)
+        if p <= 13:
+            for u in range(hand[t] + 1):
+                real = table[t] + u
+                freed = min(jok[t], real + extra[t])
+                cards = real + jok[t] - freed
+                if p == 1 and cards:
+                    high = min(cards, MAX_RUNS, 7)
+                    if present[s * 13 + 11] + wmax == 0 or present[s * 13 + 12] + wmax == 0:
+                        high = 0
+                    for r in range(high + 1):
+                        opts.append((cards - r, u * POINTS[t], freed, u, r))
+                else:
+                    opts.append((cards, u * POINTS[t], freed, u, 0))
+        nxt: dict[int, int] = {}
+        back: dict[int, tuple[int, tuple[int, int, int, int, int]]] = {}
+        tick = 0
+        for key, val in cur.items():
+            tick += 1
+            if deadline is not None and tick & 255 == 0 and time.perf_counter() > deadline:
+                raise Timeout
+            field = (key >> shift) & _SUIT_MASK
+            runs, kept = field & 127, field >> 7
+            w = (key >> _W_SHIFT) & 3
+            f = (key >> _F_SHIFT) & 3
+            sg = (key >> _SG_SHIFT) & 31
+            mg = (key >> _MG_SHIFT) & 7
+            base = key & ~((_SUIT_MASK << shift) | (3 << _W_SHIFT) | (3 << _F_SHIFT) | _AUX_GROUP)
+            row = RUN_NEXT[runs]
+            if p == 14:
+                for wj in range(wmax - w + 1):
+                    nr = row[kept + wj]
+                    if nr < 0:
+                        continue
+                    nkey = base | (nr << shift) | ((w + wj) << _W_SHIFT) | (f << _F_SHIFT)
+                    if nkey not in nxt or nxt[nkey] < val:
+                        nxt[nkey] = val
+                        back[nkey] = (key, (0, 0, wj, 0, 0))
+                continue
+            for cards0, pts, freed, u, r in opts:
+                nv = val + pts
+                if nv < floor:
+                    continue
+                nf = f + freed
+                if nf > 3:
+                    continue
+                kept_bits = (kept + r) << 7
+                for wj in range(wmax - w + 1):
+                    cards = cards0 + wj
+                    nw = w + wj
+                    for g in range(cards + 1):
+                        nr = row[cards - g]
+                        if nr < 0:
+                            continue
+                        nkey = (
+                            base
+                            | ((nr | kept_bits) << shift)
+                            | (nw << _W_SHIFT)
+                            | (nf << _F_SHIFT)
+                            | ((sg + g) << _SG_SHIFT)
+                            | (max(mg, g) << _MG_SHIFT)
+                        )
+                        if nkey not in nxt or nxt[nkey] < nv:
+                            nxt[nkey] = nv
+                            back[nkey] = (key, (u, r, wj, g, freed))
+        if s == 3 and p <= 13:
+            # the rank is complete: its groups must deal out (R4.2)
+            done: dict[int, int] = {}
+            done_back: dict[int, tuple[int, tuple[int, int, int, int, int]]] = {}
+            for key, val in nxt.items():
+                sg = (key >> _SG_SHIFT) & 31
+                mg = (key >> _MG_SHIFT) & 7
+                if not groups_feasible(sg, mg):
+                    continue
+                k2 = key & ~_AUX_GROUP
+                if k2 not in done or done[k2] < val:
+                    done[k2] = val
+                    done_back[k2] = back[key]
+            nxt, back = done, done_back
+        if width is not None and len(nxt) > width:
+            nxt = dict(heapq.nlargest(width, nxt.items(), key=lambda kv: kv[1]))
+        biggest = max(biggest, len(nxt))
+        backs.append(back)
+        cur = nxt
+        if not cur:
+            return None
+    best_key, best_val = -1, -1
+    for key, val in cur.items():
+        if any(((key >> (10 * s)) & 127) not in CLOSED for s in range(4)):
+            continue
+        w = (key >> _W_SHIFT) & 3
+        f = (key >> _F_SHIFT) & 3
+        if w < f or w - f > counts.hand_jokers:
+            continue
+        total = val + JOKER_POINTS * (w - f)
+        if total >= need and (total > best_val or (total == best_val and key < best_key)):
+            best_key, best_val = key, total
+    if best_key < 0:
+        return None
+    choices: dict[tuple[int, int], Choice] = {}
+    key = best_key
+    for li in range(len(LAYERS) - 1, -1, -1):
+        prev, (u, r, wj, g, freed) = backs[li][key]
+        choices[LAYERS[li]] = Choice(used=u, reserved=r, wild=wj, grouped=g, freed=freed)
+        key = prev
+    w = (best_key >> _W_SHIFT) & 3
+    f = (best_key >> _F_SHIFT) & 3
+    return Result(value=best_val, choices=choices, wild_used=w, freed=f, states=biggest)
+
+
+def placeable(counts: Counts) -> Counts:
+    """The same counts without the hand cards that no meld could hold: no two other
+    suits of the rank and no three consecutive positions of the suit around it are
+    available, even with every joker (an upper bound's first cut, exact to drop)."""
+    avail = [counts.table[t] + counts.hand[t] + counts.jokers[t] for t in range(52)]
+    wild = min(counts.wild_max, 2)
+    hand = list(counts.hand)
+    for t in range(52):
+        if not hand[t]:
+            continue
+        suit, rank = divmod(t, 13)
+        others = sum(1 for s in range(4) if s != suit and avail[s * 13 + rank])
+        if others + wild >= 2:
+            continue
+        # positions 1..14 of the suit: the ace stands at 1 and at 14
+        have = [False] + [avail[suit * 13 + r] > 0 for r in range(13)] + [avail[suit * 13] > 0]
+        spots = [1, 14] if rank == 0 else [rank + 1]
+        ok = False
+        for p in spots:
+            for lo in range(max(1, p - 2), min(p, 12) + 1):
+                missing = sum(1 for q in range(lo, lo + 3) if q != p and not have[q])
+                if missing <= wild:
+                    ok = True
+        if not ok:
+            hand[t] = 0
+    return Counts(
+        table=counts.table,
+        hand=tuple(hand),
+        jokers=counts.jokers,
+        hand_jokers=counts.hand_jokers,
+        wild_max=counts.wild_max,
+        extra_real=counts.extra_real,
+    )
+
+
+def upper_bound(counts: Counts) -> int:
+    """Points played if every hand card (and joker) could be played."""
+    return sum(n * POINTS[t] for t, n in enumerate(counts.hand)) + JOKER_POINTS * counts.hand_jokers
+
+
+def counts_of(
+    table: Sequence[Sequence[int]],
+    hand: Sequence[int],
+    table_jokers: Sequence[int],
+    hand_jokers: int,
+    extra_real: Sequence[int] | None = None,
+) -> Counts:
+    """Counts from pcode lists: the table's real cards, the hand's real cards, the table
+    jokers' declarations, and the number of hand jokers."""
+    tc = [0] * 52
+    for m in table:
+        for t in m:
+            tc[t] += 1
+    hc = [0] * 52
+    for t in hand:
+        hc[t] += 1
+    jc = [0] * 52
+    for t in table_jokers:
+        jc[t] += 1
+    ex = None
+    if extra_real is not None:
+        e = [0] * 52
+        for t in extra_real:
+            e[t] += 1
+        ex = tuple(e)
+    return Counts(
+        table=tuple(tc),
+        hand=tuple(hc),
+        jokers=tuple(jc),
+        hand_jokers=hand_jokers,
+        wild_max=len(table_jokers) + hand_jokers,
+        extra_real=ex,
+    )
+
+
+# -- depth first ------------------------------------------------------------------------
+
+
+class DepthFirst:
+    """The same layers searched depth first, for one position: ``find(need)`` returns an
+    arrangement worth at least ``need`` as soon as it meets one (or None, proving there is
+    none). States that failed are remembered with the value they had; a later ``find``
+    with a higher ``need`` may keep them (they fail again), a lower one starts afresh."""
+
+    def __init__(self, counts: Counts, deadline: float | None = None) -> None:
+        self.counts = counts
+        self.deadline = deadline
+        self.wmax = min(counts.wild_max, 2)
+        self.failed: dict[tuple[int, int], int] = {}
+        self.need = 0
+        self.ticks = 0
+        self.visited = 0
+        self.path: list[tuple[int, int, int, int, int]] = []
+        pts_at = [
+            counts.hand[_pcode(p, s)] * POINTS[_pcode(p, s)] if p <= 13 else 0 for p, s in LAYERS
+        ]
+        self.rem_after = [0] * len(LAYERS)
+        acc = counts.hand_jokers * JOKER_POINTS
+        for i in range(len(LAYERS) - 1, -1, -1):
+            self.rem_after[i] = acc
+            acc += pts_at[i]
+        self.total = acc
+        extra = counts.extra_real or (0,) * 52
+        present = [counts.table[t] + counts.hand[t] + counts.jokers[t] for t in range(52)]
+        # per layer: (cards, points, freed, used, reserved), most hand cards first
+        self.opts: list[list[tuple[int, int, int, int, int]]] = []
+        for p, s in LAYERS:
+            t = _pcode(p, s)
+            opts: list[tuple[int, int, int, int, int]] = []
+            if p <= 13:
+                for u in range(counts.hand[t], -1, -1):
+                    real = counts.table[t] + u
+                    freed = min(counts.jokers[t], real + extra[t])
+                    cards = real + counts.jokers[t] - freed
+                    high = 0
+                    if (
+                        p == 1
+                        and cards
+                        and present[s * 13 + 11] + self.wmax > 0
+                        and present[s * 13 + 12] + self.wmax > 0
+                    ):
+                        high = min(cards, MAX_RUNS, 7)
+                    for r in range(high + 1):
+                        opts.append((cards - r, u * POINTS[t], freed, u, r))
+            self.opts.append(opts)
+
+    def find(self, need: int) -> Result | None:
+        if need < self.need:
+            self.failed = {}
+        self.need = need
+        if self.total < need:
+            return None
+        self.path = []
+        value = self._go(0, 0, 0)
+        if value is None:
+            return None
+        choices = {
+            LAYERS[i]: Choice(used=u, reserved=r, wild=wj, grouped=g, freed=fr)
+            for i, (u, r, wj, g, fr) in enumerate(self.path)
+        }
+        key = self._last
+        return Result(
+            value=value,
+            choices=choices,
+            wild_used=(key >> _W_SHIFT) & 3,
+            freed=(key >> _F_SHIFT) & 3,
+            states=self.visited,
+        )
+
+    def _go(self, li: int, key: int, val: int) -> int | None:
+        if li == len(LAYERS):
+            for s in range(4):
+                if ((key >> (10 * s)) & 127) not in CLOSED:
+                    return None
+            w = (key >> _W_SHIFT) & 3
+            f = (key >> _F_SHIFT) & 3
+            if w < f or w - f > self.counts.hand_jokers:
+                return None
+            total = val + JOKER_POINTS * (w - f)
+            if total < self.need:
+                return None
+            self._last = key
+            return total
+        seen = self.failed.get((li, key))
+        if seen is not None and seen >= val:
+            return None
+        self.visited += 1
+        self.ticks += 1
+        if (
+            self.deadline is not None
+            and self.ticks & 1023 == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise Timeout
+        p, s = LAYERS[li]
+        shift = 10 * s
+        field = (key >> shift) & _SUIT_MASK
+        runs, kept = field & 127, field >> 7
+        w = (key >> _W_SHIFT) & 3
+        f = (key >> _F_SHIFT) & 3
+        sg = (key >> _SG_SHIFT) & 31
+        mg = (key >> _MG_SHIFT) & 7
+        base = key & ~((_SUIT_MASK << shift) | (3 << _W_SHIFT) | (3 << _F_SHIFT) | _AUX_GROUP)
+        row = RUN_NEXT[runs]
+        floor = self.need - self.rem_after[li]
+        end_rank = s == 3 and p <= 13
+        if p == 14:
+            for wj in range(self.wmax - w + 1):
+                nr = row[kept + wj]
+                if nr < 0:
+                    continue
+                nkey = base | (nr << shift) | ((w + wj) << _W_SHIFT) | (f << _F_SHIFT)
+                self.path.append((0, 0, wj, 0, 0))
+                got = self._go(li + 1, nkey, val)
+                if got is not None:
+                    return got
+                self.path.pop()
+        else:
+            for cards0, pts, freed, u, r in self.opts[li]:
+                nv = val + pts
+                if nv < floor:
+                    continue
+                nf = f + freed
+                kept_bits = (kept + r) << 7
+                for wj in range(self.wmax - w + 1):
+                    cards = cards0 + wj
+                    nw = w + wj
+                    for g in range(cards + 1):
+                        nr = row[cards - g]
+                        if nr < 0:
+                            continue
+                        nsg, nmg = sg + g, max(mg, g)
+                        if end_rank:
+                            if not groups_feasible(nsg, nmg):
+                                continue
+                            nsg = nmg = 0
+                        nkey = (
+                            base
+                            | ((nr | kept_bits) << shift)
+                            | (nw << _W_SHIFT)
+                            | (nf << _F_SHIFT)
+                            | (nsg << _SG_SHIFT)
+                            | (nmg << _MG_SHIFT)
+                        )
+                        self.path.append((u, r, wj, g, freed))
+                        got = self._go(li + 1, nkey, nv)
+                        if got is not None:
+                            return got
+                        self.path.pop()
+        prev = self.failed.get((li, key))
+        if prev is None or prev < val:
+            self.failed[(li, key)] = val
+        return None

@@ -1,0 +1,241 @@
+"""``solve``: the best meld for a position (R5), as a whole new table the engine accepts.
+
+Best means: the lowest count left in the hand (R7.1); among those, the fewest table cards
+moved (see ``build.moved_cards``). ``Solution.proven`` says whether the count is proven
+optimal (or "no meld" proven); it is False only when the time limit cut the exact
+search short, in which case the best arrangement found so far is returned.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummy.engine import DEFAULT_SETTINGS, Action, GameState, Settings
+from rummy.engine import position as engine_position
+from rummy.engine.bots import plan_table
+from rummy.engine.cards import (
+    BY_PCODE,
+    JOKER,
+    JOKER_PCODE,
+    REAL_CARDS,
+    Card,
+    format_cards,
+    hand_points,
+)
+
+from . import search
+from .build import build_table, moved_cards
+from .position import Position
+
+#: nothing waits longer than this for an answer (the issue's one second, with room to spare)
+TIME_LIMIT = 0.8
+#: how far below the upper bound each successive aim of the search lies
+SLACKS = (0, 4, 12, 30, 70, 1000)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solver's answer for one position.
+
+    ``found``: a meld exists (R5.2 a: at least one hand card can be added). Then
+    ``table`` is the whole table after the meld, ``played`` the hand cards it adds,
+    ``hand_left`` what stays in the hand and ``count`` its points (R7.1). Without a meld
+    ``table`` is the table as it was and ``count`` the hand's points.
+    ``knock``: the meld leaves a hand that may knock (R6.1: not empty, at most the knock
+    limit; whether the turn allows a knock at all is the engine's ``can_knock_after``).
+    ``goes_out``: the meld plays the last card (R6.2). ``proven``: optimal (or "no meld")
+    is proven; False when the time limit stopped the exact search.
+    """
+
+    found: bool
+    table: tuple[tuple[Card, ...], ...]
+    played: tuple[Card, ...]
+    hand_left: tuple[Card, ...]
+    count: int
+    moved: int
+    knock: bool
+    goes_out: bool
+    proven: bool
+    seconds: float = 0.0
+    states: int = 0
+
+    def action(self, knock: bool | None = None) -> dict[str, Any]:
+        """The engine action that plays this meld (``knock`` defaults to ``self.knock``)."""
+        if not self.found:
+            raise ValueError("There is no meld to play.")
+        return {
+            "do": Action.MELD,
+            "table": [format_cards(m) for m in self.table],
+            "knock": self.knock if knock is None else knock,
+        }
+
+    def describe(self) -> str:
+        if not self.found:
+            return "no meld"
+        return (
+            f"play {format_cards(self.played)}, leave {self.count}"
+            f" ({'proven' if self.proven else 'not proven'}, {self.moved} moved)"
+        )
+
+
+def _counts(pos: Position, keep: Iterable[Card]) -> search.Counts:
+    table_real = [c.pcode for m in pos.table for c in m if not c.joker]
+    table_jok = [c.ecode for m in pos.table for c in m if c.joker]
+    keep_count = Counter(c.pcode for c in keep)
+    hand = Counter(c.pcode for c in pos.hand) - keep_count
+    hand_real = [t for t in hand.elements() if t != JOKER_PCODE]
+    return search.counts_of([table_real], hand_real, table_jok, hand[JOKER_PCODE])
+
+
+def solve(
+    position: Position,
+    settings: Settings = DEFAULT_SETTINGS,
+    *,
+    time_limit: float = TIME_LIMIT,
+    deadline: float | None = None,
+    keep: Sequence[Card] = (),
+) -> Solution:
+    """The best meld for ``position`` (see the module docstring).
+
+    ``deadline`` is a ``time.perf_counter()`` instant, ``time_limit`` seconds from now
+    otherwise; the earlier wins. ``keep``: hand cards the meld must not play (e.g. a
+    bot's policy of keeping its joker). Raises ``SolverError`` for an impossible position.
+    """
+    start = time.perf_counter()
+    position.check()
+    stop = start + time_limit
+    if deadline is not None:
+        stop = min(stop, deadline)
+    counts = _counts(position, keep)
+    narrow = search.placeable(counts)
+    top = search.upper_bound(narrow)
+    best: search.Result | None = None
+    proven = True
+    states = 0
+    try:
+        # Aim high first: a search that must reach ``need`` drops every state that
+        # cannot, so the first aims are quick; each failure proves the optimum lower.
+        # Once an arrangement is found, ask for one point more until none exists.
+        dfs = search.DepthFirst(narrow, deadline=stop)
+        for slack in SLACKS:
+            need = max(1, top - slack)
+            found = dfs.find(need)
+            if found is not None or need == 1:
+                break
+        while found is not None:
+            best = found
+            found = dfs.find(best.value + 1)
+        states = dfs.visited
+    except search.Timeout:
+        proven = False
+        states = dfs.visited
+        if best is None:
+            return _fallback(position, settings, time.perf_counter() - start, states, keep)
+    return _solution(position, settings, narrow, best, proven, time.perf_counter() - start, states)
+
+
+def _fallback(
+    pos: Position, settings: Settings, seconds: float, states: int, keep: Sequence[Card]
+) -> Solution:
+    """Out of time before any arrangement: the engine's simple bot's plan (legal by
+    construction), not proven; or no meld, not proven."""
+    hand = list(pos.hand)
+    kept = list(keep)
+    for c in kept:
+        if c in hand:
+            hand.remove(c)
+    state = position_state(pos.table, hand, settings)
+    plan = plan_table(state, 0, random.Random(0), level=1)
+    if plan is None:
+        return _solution(pos, settings, _counts(pos, keep), None, False, seconds, states)
+    table, left = plan
+    left = left + kept
+    count = hand_points(left)
+    played = Counter(c.pcode for c in pos.hand) - Counter(c.pcode for c in left)
+    return Solution(
+        found=True,
+        table=tuple(tuple(m) for m in table),
+        played=tuple(sorted(BY_PCODE[p] for p in played.elements())),
+        hand_left=tuple(left),
+        count=count,
+        moved=moved_cards(pos.table, table),
+        knock=bool(left) and count <= settings.knock_limit,
+        goes_out=not left,
+        proven=False,
+        seconds=seconds,
+        states=states,
+    )
+
+
+def position_state(
+    table: Sequence[Sequence[Card]], hand: Sequence[Card], settings: Settings
+) -> GameState:
+    """A two-seat engine state with this table and hand, seat 0 to move after a draw
+    (for the engine's bot and for applying an answer through ``apply_action``)."""
+    state = engine_position(
+        [list(hand), []],
+        table=[list(m) for m in table],
+        stock="2C",
+        drawn=1,
+        knock_limit=settings.knock_limit,
+        target=settings.target,
+    )
+    return state
+
+
+def _solution(
+    pos: Position,
+    settings: Settings,
+    counts: search.Counts,
+    res: search.Result | None,
+    proven: bool,
+    seconds: float,
+    states: int,
+) -> Solution:
+    hand = list(pos.hand)
+    if res is None:
+        return Solution(
+            found=False,
+            table=pos.table,
+            played=(),
+            hand_left=tuple(hand),
+            count=hand_points(hand),
+            moved=0,
+            knock=False,
+            goes_out=False,
+            proven=proven,
+            seconds=seconds,
+            states=states,
+        )
+    table = build_table(counts, res)
+    played: list[Card] = []
+    for (p, s), ch in res.choices.items():
+        if p <= 13 and ch.used:
+            played.extend([REAL_CARDS[search._pcode(p, s)]] * ch.used)
+    played.sort()
+    played.extend([JOKER] * (res.wild_used - res.freed))
+    left = Counter(c.pcode for c in hand) - Counter(c.pcode for c in played)
+    hand_left = []
+    for c in hand:
+        if left[c.pcode]:
+            left[c.pcode] -= 1
+            hand_left.append(c)
+    count = hand_points(hand_left)
+    return Solution(
+        found=True,
+        table=tuple(tuple(m) for m in table),
+        played=tuple(played),
+        hand_left=tuple(hand_left),
+        count=count,
+        moved=moved_cards(pos.table, table),
+        knock=bool(hand_left) and count <= settings.knock_limit,
+        goes_out=not hand_left,
+        proven=proven,
+        seconds=seconds,
+        states=states,
+    )
