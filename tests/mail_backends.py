@@ -1,7 +1,9 @@
-"""Email backends for tests: a mail server that is down."""
+"""Email backends for tests: a mail server that is down; a directory of sent mail."""
 
+import os
 import smtplib
 
+from django.core.mail.backends import filebased
 from django.core.mail.backends.base import BaseEmailBackend
 
 
@@ -17,3 +19,13 @@ class RefusingConnectionBackend(BaseEmailBackend):
 
     def send_messages(self, email_messages):
         raise ConnectionRefusedError(111, "Connection refused (test)")
+
+
+class DirectoryBackend(filebased.EmailBackend):
+    """Each sent message appended to a file in ``$TEST_MAIL_DIR``: the browser tests'
+    server (another process) writes its mail there and the test reads it
+    (``sent_mail`` in tests/e2e/conftest.py)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("file_path", os.environ["TEST_MAIL_DIR"])
+        super().__init__(*args, **kwargs)

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -8,12 +9,14 @@ from django.utils.translation import gettext as _
 from leagues import services
 from leagues.forms import SignupForm
 from leagues.models import League, User, reported_time_zone, supported_language
+from leagues.views import invites
 from rummy.public import player_record, send_signup_attempt_email, send_verification_email
 
 
 def signup(request):
     if request.user.is_authenticated:
         return redirect("home")
+    invite = invites.pending_invite(request)
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         # A new account keeps the language this browser was shown (its switcher's
@@ -32,6 +35,8 @@ def signup(request):
             # by the sender and changes nothing in the answer.
             if created:
                 send_verification_email(user, request)
+                if invite is not None:
+                    invites.join_at_signup(request, user, invite)
             else:
                 send_signup_attempt_email(user, request)
             messages.success(
@@ -42,8 +47,11 @@ def signup(request):
                 )
                 % {"email": form.cleaned_data["email"]},
             )
+            if invite is not None:
+                # After log-in, the invite's page: the league, joined (or one tap away).
+                return redirect_to_login(invites.join_invite_url(invite))
             return redirect("login")
-    return render(request, "registration/signup.html", {"form": form})
+    return render(request, "registration/signup.html", {"form": form, "invite": invite})
 
 
 @login_required

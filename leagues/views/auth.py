@@ -13,6 +13,7 @@ from django.utils.decorators import method_decorator
 from leagues import throttle
 from leagues.limits import limited, posted_email
 from leagues.models import User, reported_time_zone, speaking_to, supported_language
+from leagues.views import invites
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):
@@ -66,6 +67,18 @@ def remember_locale(request, user):
 
 class LoginView(auth_views.LoginView):
     form_class = ThrottledAuthenticationForm
+
+    def get_context_data(self, **kwargs):
+        # The invite link this browser opened, named on the page (the league it is for).
+        return super().get_context_data(**kwargs, invite=invites.pending_invite(self.request))
+
+    def get_default_redirect_url(self):
+        # Without a ``next``, an invite this browser still holds comes first: its page
+        # joins the league with one tap.
+        invite = invites.pending_invite(self.request)
+        if invite is not None:
+            return invites.join_invite_url(invite)
+        return super().get_default_redirect_url()
 
     def form_valid(self, form):
         response = super().form_valid(form)

@@ -1,10 +1,15 @@
-"""The header's badge: how many games await the user's move (``ws/me/``), live.
+"""The header's badge: how many games await the user's move (``ws/me/``), live; on the
+home page (``ws/me/?home=1``) also its lists "Your move" and "Waiting for others".
 
 Told by the write path's broadcast to the user's group whenever the player to move of
-one of their games changes; a guarded socket like the game's (``rummy.table``)."""
+one of their games changes; a guarded socket like the game's (``rummy.table``). Each
+frame is read and rendered for the socket's own user, in their language."""
+
+from urllib.parse import parse_qs
 
 from django.template.loader import render_to_string
 
+from rummy.lobby.games import turn_games
 from rummy.models import Game
 from rummy.play import broadcast
 from rummy.table.consumers import GuardedConsumer, in_language
@@ -15,10 +20,22 @@ def move_count_html(user):
     return render_to_string("rummy/_move_count.html", {"move_count": count})
 
 
+def home_frame_html(user):
+    """The badge and the home page's two lists of games, each an out-of-band swap."""
+    lists = render_to_string("lobby/_home_games.html", {"games": turn_games(user), "oob": True})
+    return move_count_html(user) + lists
+
+
+def wants_home_lists(scope):
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return query.get("home") == ["1"]
+
+
 class MeConsumer(GuardedConsumer):
     async def connect(self):
         if not await self.admit():
             return
+        self.frame = home_frame_html if wants_home_lists(self.scope) else move_count_html
         self.group = broadcast.user_group(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -35,5 +52,5 @@ class MeConsumer(GuardedConsumer):
     async def moves_changed(self, event):
         if self.ended:
             return
-        html = await in_language(self.language, move_count_html)(self.user)
+        html = await in_language(self.language, self.frame)(self.user)
         await self.send(text_data=html)

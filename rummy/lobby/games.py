@@ -25,20 +25,29 @@ def _row(game, user):
     }
 
 
-def home_games(user):
-    """{"your_move": [...], "waiting": [...], "open_tables": [...]}: rows with the game,
-    the other players' names, who is to move and who is absent."""
-    active = (
+def _active_games(user):
+    return (
         games_with_seats()
         .filter(status=Game.Status.ACTIVE, seats__user=user)
         .order_by(F("turn_deadline").asc(nulls_last=True), "pk")
     )
-    if deadlines.enforce_overdue(active):
-        # A missed clock tick: the timeouts were just played; read the games again.
-        active = active.all()
+
+
+def _split(active, user):
     your_move, waiting = [], []
     for game in active:
         (your_move if game.to_move_id == user.pk else waiting).append(_row(game, user))
+    return your_move, waiting
+
+
+def home_games(user):
+    """{"your_move": [...], "waiting": [...], "open_tables": [...]}: rows with the game,
+    the other players' names, who is to move and who is absent."""
+    active = _active_games(user)
+    if deadlines.enforce_overdue(active):
+        # A missed clock tick: the timeouts were just played; read the games again.
+        active = active.all()
+    your_move, waiting = _split(active, user)
     open_tables = (
         games_with_seats()
         .filter(status=Game.Status.OPEN, league__memberships__user=user)
@@ -49,3 +58,11 @@ def home_games(user):
         "waiting": waiting,
         "open_tables": [_row(game, user) for game in open_tables],
     }
+
+
+def turn_games(user):
+    """The home page's first two lists alone ({"your_move", "waiting"}), as the header's
+    socket pushes them when a turn passes. Read only: the broadcast that asks for them
+    follows a change already saved, and overdue turns are the clock's (and the page's)."""
+    your_move, waiting = _split(_active_games(user), user)
+    return {"your_move": your_move, "waiting": waiting}

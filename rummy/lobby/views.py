@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues.access import get_league_for_member
+from leagues.views import invites
 from rummy import play
 from rummy.lobby.forms import OpenTableForm
 from rummy.lobby.games import home_games
@@ -18,13 +19,20 @@ from rummy.table.access import get_game_for_viewer
 
 def home(request):
     """Signed in: games where it is your move (most urgent first), games waiting for
-    others, open tables in your leagues, and your leagues. Otherwise: the landing page."""
-    context = {}
+    others, open tables in your leagues, and your leagues; someone in no league and no
+    game yet sees first the three ways into one. Otherwise: the landing page. Both show
+    first the invite link this browser opened, until it is used."""
+    context = {"invite": invites.pending_invite(request)}
     if request.user.is_authenticated:
-        context["memberships"] = request.user.memberships.select_related("league").order_by(
-            "league__name"
+        memberships = list(
+            request.user.memberships.select_related("league").order_by("league__name")
         )
-        context["games"] = home_games(request.user)
+        games = home_games(request.user)
+        context.update(
+            memberships=memberships,
+            games=games,
+            show_games=bool(memberships or games["your_move"] or games["waiting"]),
+        )
     return render(request, "home.html", context)
 
 

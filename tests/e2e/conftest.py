@@ -11,6 +11,8 @@
 """
 
 import contextlib
+import email
+import email.policy
 import os
 import re
 import shutil
@@ -78,6 +80,9 @@ def server_env(tmp_path_factory):
         SQLITE_PATH=str(tmp_path_factory.mktemp("e2e-db") / "e2e.sqlite3"),
         DEBUG="1",
         PYTHONUNBUFFERED="1",
+        # The server's mail, as files a test can read (``sent_mail``).
+        EMAIL_BACKEND="tests.mail_backends.DirectoryBackend",
+        TEST_MAIL_DIR=str(tmp_path_factory.mktemp("e2e-mail")),
     )
     subprocess.run(
         [_python(), "manage.py", "migrate", "--noinput", "-v", "0"],
@@ -152,6 +157,25 @@ def django_snippet(server_env):
         return done.stdout
 
     return run
+
+
+@pytest.fixture
+def sent_mail(server_env):
+    """``sent_mail(address)`` -> the plain-text bodies of every message the server has
+    sent to ``address`` so far (tests.mail_backends.DirectoryBackend), oldest first."""
+
+    def read(address):
+        bodies = []
+        for path in sorted(Path(server_env["TEST_MAIL_DIR"]).glob("*.log")):
+            for raw in path.read_bytes().split(b"\n" + b"-" * 79 + b"\n"):
+                if not raw.strip():
+                    continue
+                message = email.message_from_bytes(raw, policy=email.policy.default)
+                if address in str(message["To"]):
+                    bodies.append(message.get_body(preferencelist=("plain",)).get_content())
+        return bodies
+
+    return read
 
 
 @pytest.fixture(scope="session")

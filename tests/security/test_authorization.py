@@ -37,7 +37,8 @@ MATRIX = {
     "profile": ("302 200 200 200 200", "302 200 200 200 200"),
     "leagues:list": ("302 200 200 200 200", "302 200 200 200 200"),
     "leagues:create": ("302 200 200 200 200", "302 200 200 200 200"),
-    "leagues:join_invite": ("302 404 404 404 404", "302 404 404 404 404"),
+    # Open to anyone holding a link (the league's name, and who invited); this token is none.
+    "leagues:join_invite": ("404 404 404 404 404", "404 404 404 404 404"),
     "leagues:detail": ("302 404 200 200 200", "302 404 200 200 200"),
     "leagues:join": ("302 405 405 405 405", "302 404 302 302 302"),
     "leagues:leave": ("302 405 405 405 405", "302 404 302 302 302"),
