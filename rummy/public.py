@@ -4,6 +4,9 @@ commands about games that leagues, seasons, standings and profiles need. Nothing
 finished through ``game_finished`` (connected in ``leagues/apps.py``)."""
 
 from rummy.guide.links import rule_links
+from rummy.history.profile import figures as player_figures
+from rummy.history.profile import game_rows as player_game_rows
+from rummy.history.profile import player_seats
 from rummy.models import Game, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
 from rummy.play import ActionRefused, void_game
@@ -16,7 +19,10 @@ __all__ = [
     "finished_games",
     "game_finished",
     "league_games",
+    "player_figures",
+    "player_game_rows",
     "player_record",
+    "player_seats",
     "rule_links",
     "running_games",
     "season_results",

@@ -20,6 +20,6 @@ urlpatterns = [
     path("<int:game_id>/record/", history.record, name="record"),
     path("<int:game_id>/record.json", history.record_json, name="record_json"),
     path("<int:game_id>/replay/", history.replay, name="replay"),
-    path("seasons/<int:season_id>/games.jsonl", history.season_games, name="season_games"),
-    path("seasons/<int:season_id>/results.csv", history.season_results, name="season_results"),
+    path("seasons/<int:pk>/games.jsonl", history.season_games, name="season_games"),
+    path("seasons/<int:pk>/results.csv", history.season_results, name="season_results"),
 ]

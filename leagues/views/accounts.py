@@ -1,16 +1,25 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from leagues import services
 from leagues.forms import SignupForm
-from leagues.models import League, User, reported_time_zone, supported_language
+from leagues.models import League, Season, User, reported_time_zone, supported_language
 from leagues.views import invites
-from rummy.public import player_record, send_signup_attempt_email, send_verification_email
+from rummy.public import (
+    player_figures,
+    player_game_rows,
+    player_record,
+    player_seats,
+    send_signup_attempt_email,
+    send_verification_email,
+)
 
 
 def signup(request):
@@ -57,11 +66,15 @@ def signup(request):
 @login_required
 def profile(request, username):
     """A player's leagues, games and results, as far as the viewer may see them:
-    invite-only leagues (and their games) show only to fellow members."""
+    invite-only leagues (and their games) show only to fellow members. The games list
+    pages through every finished game and can be narrowed to a league and a season."""
     player = get_object_or_404(User, username=username, is_active=True)
     visible = Q(visibility=League.Visibility.PUBLIC) | Q(memberships__user=request.user)
     visible_leagues = League.objects.filter(visible).distinct()
     memberships = player.memberships.filter(league__in=visible_leagues).select_related("league")
+    filters, problems, choices = _game_filters(request, memberships)
+    seats = player_seats(player, visible_leagues, **filters)
+    page = Paginator(seats, GAMES_PER_PAGE).get_page(request.GET.get("page"))
     context = {
         "player": player,
         "memberships": memberships,
@@ -69,5 +82,56 @@ def profile(request, username):
         "championships": player.championships.filter(league__in=visible_leagues).select_related(
             "league"
         ),
+        "games_page": page,
+        "game_rows": player_game_rows(page.object_list),
+        "figures": player_figures(player, seats),
+        "filter_problems": problems,
+        "filter_query": _query(filters),
+        **choices,
     }
     return render(request, "leagues/profile.html", context)
+
+
+GAMES_PER_PAGE = 20
+
+
+def _game_filters(request, memberships):
+    """The league and season asked for (``?league=<slug>&season=<id>``), among the
+    player's leagues the viewer may see. Anything else is named and ignored."""
+    leagues = [m.league for m in memberships]
+    seasons = list(
+        Season.objects.filter(league__in=leagues)
+        .select_related("league")
+        .order_by("league__name", "-starts_on")
+    )
+    filters, problems = {"league": None, "season": None}, []
+    slug = request.GET.get("league", "").strip()
+    if slug:
+        filters["league"] = next((lg for lg in leagues if lg.slug == slug), None)
+        if filters["league"] is None:
+            problems.append(_("There is no such league among this player's leagues."))
+    raw = request.GET.get("season", "").strip()
+    if raw:
+        wanted = raw if raw.isdigit() else None
+        filters["season"] = next((s for s in seasons if str(s.pk) == wanted), None)
+        if filters["season"] is None:
+            problems.append(_("There is no such season in this player's leagues."))
+        elif filters["league"] is not None and filters["season"].league_id != filters["league"].pk:
+            problems.append(_("That season belongs to another league: showing the league's games."))
+            filters["season"] = None
+    choices = {
+        "filter_leagues": leagues,
+        "filter_seasons": seasons,
+        **{f"filter_{k}": v for k, v in filters.items()},
+    }
+    return filters, problems, choices
+
+
+def _query(filters):
+    """The filters as a query string for the page links."""
+    parts = {}
+    if filters["league"] is not None:
+        parts["league"] = filters["league"].slug
+    if filters["season"] is not None:
+        parts["season"] = filters["season"].pk
+    return urlencode(parts)

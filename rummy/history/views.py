@@ -87,10 +87,10 @@ def record_json(request, game_id):
     return response
 
 
-def _admin_season(request, season_id):
+def _admin_season(request, pk):
     """The season if ``request.user`` administers its league: 404 to those who may not
     see the league, 403 to its other viewers."""
-    season = get_object_or_404(Season.objects.select_related("league"), pk=season_id)
+    season = get_object_or_404(Season.objects.select_related("league"), pk=pk)
     if not can_view_league(request.user, season.league):
         raise Http404(_("No such season."))
     require_league_admin(request.user, season.league)
@@ -106,16 +106,16 @@ def _download(season, rows, suffix, content_type):
 
 @login_required
 @require_GET
-def season_games(request, season_id):
+def season_games(request, pk):
     """A season's finished games, one JSON line each (JSON Lines)."""
-    season = _admin_season(request, season_id)
+    season = _admin_season(request, pk)
     return _download(season, exports.season_lines(season), "games.jsonl", "application/jsonl")
 
 
 @login_required
 @require_GET
-def season_results(request, season_id):
-    season = _admin_season(request, season_id)
+def season_results(request, pk):
+    season = _admin_season(request, pk)
     return _download(
         season, exports.season_csv_rows(season), "results.csv", "text/csv; charset=utf-8"
     )

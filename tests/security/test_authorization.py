@@ -58,6 +58,12 @@ MATRIX = {
     "rummy:act": ("302 405 405 405 405", "302 404 403 302 403"),
     "rummy:end_early": ("302 405 405 405 405", "302 404 403 403 403"),
     "rummy:open_table": ("302 405 405 405 405", "302 404 302 302 302"),
+    # A game's history (read-only): the download waits for the game's end (409).
+    "rummy:record": ("302 404 200 200 200", "302 405 405 405 405"),
+    "rummy:replay": ("302 404 200 200 200", "302 405 405 405 405"),
+    "rummy:record_json": ("302 404 409 409 409", "302 405 405 405 405"),
+    "rummy:season_games": ("302 404 403 403 403", "302 405 405 405 405"),
+    "rummy:season_results": ("302 404 403 403 403", "302 405 405 405 405"),
     "notifications:settings": ("302 200 200 200 200", "302 302 302 302 302"),
     "notifications:send_verification": ("302 405 405 405 405", "302 302 302 302 302"),
     # The browser's time zone report: 400 is the refusal of a post without a zone.
