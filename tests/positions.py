@@ -61,3 +61,47 @@ def table_position(n_melds, players=3, hand_size=12, seed=7, drawn=1, turn=0):
     hands = [" ".join(rest[i * hand_size : (i + 1) * hand_size]) for i in range(players)]
     stock = " ".join(rest[players * hand_size :])
     return engine.position(hands, table=melds, stock=stock, drawn=drawn, turn=turn)
+
+
+# The editor's test table: the first three melds are known, so every editor operation has
+# a place to happen. Alice (seat 0) holds both jokers: one that a group's missing suit
+# decides (R4.4 Decision: inferred) and one that a sequence could take at either end
+# (she must choose).
+EDITOR_MELDS = ["5H 6H 7H", "8C 8D 8H", "9S 10S JS QS"]
+
+
+def editor_position(n_melds, hand_size=12, seed=11, players=3):
+    """Seat 0 to move, having drawn one card; ``n_melds`` melds (at least 3) on the table."""
+    rng = random.Random(seed)
+    used = {}
+    for meld in EDITOR_MELDS:
+        for code in meld.split():
+            used[code] = used.get(code, 0) + 1
+    melds = list(EDITOR_MELDS)
+    extra, extra_used = _melds_avoiding(n_melds - len(EDITOR_MELDS), rng, used)
+    melds += extra
+    rest = []
+    for suit in SUITS:
+        for rank in RANKS:
+            code = rank + suit
+            rest += [code] * (2 - extra_used.get(code, 0))
+    rng.shuffle(rest)
+    hands = [["*", "*"] + rest[: hand_size - 2]]
+    rest = rest[hand_size - 2 :]
+    for _seat in range(1, players):
+        hands.append(rest[:hand_size])
+        rest = rest[hand_size:]
+    return engine.position([" ".join(h) for h in hands], table=melds, stock=" ".join(rest), drawn=1)
+
+
+def _melds_avoiding(n, rng, used):
+    used = dict(used)
+    melds = []
+    while len(melds) < n:
+        more, _ = _melds(1, rng)
+        codes = more[0].split()
+        if all(used.get(c, 0) < 2 for c in codes):
+            for c in codes:
+                used[c] = used.get(c, 0) + 1
+            melds.append(more[0])
+    return melds, used

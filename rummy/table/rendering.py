@@ -170,7 +170,8 @@ def build_frames(ctx) -> Frames:
             "hand": _render("rummy/_hand.html", ctx) if show_hand else "",
             "controls": _render("rummy/_controls.html", ctx),
             "players": _render("rummy/_players.html", ctx),
-            "last_round": ctx["last_round_html"],
+            # In the page even before the first round ends, for a frame to swap it in.
+            "last_round": ctx["last_round_html"] or _placeholder("section", "last-round"),
         }
         ids = {
             "version": "view-version",

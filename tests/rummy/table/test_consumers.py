@@ -2,6 +2,7 @@
 the real ASGI stack (origin check, session auth) with the in-memory channel layer."""
 
 import json
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -340,3 +341,32 @@ async def test_a_member_removed_from_the_league_stops_receiving_the_table(setup,
     finally:
         for s in sockets.values():
             await s.disconnect()
+
+
+async def test_first_frame_is_skipped_when_the_page_holds_that_view(setup):
+    """The page names its view (the stamp in ws-connect): a socket whose first view is the
+    same sends nothing, and a later move still arrives as a difference."""
+    game, cast = await database_sync_to_async(lambda: setup)()
+
+    def page_socket_url():
+        client = Client()
+        client.force_login(cast["bob"])
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        return re.search(r'ws-connect="(/ws/games/[^"]+)"', html).group(1).replace("&amp;", "&")
+
+    url = await database_sync_to_async(page_socket_url)()
+    assert "stamp=" in url
+    bob, ok = await connect(url, cast["bob"])
+    alice, _ = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    try:
+        assert ok and await bob.receive_nothing(timeout=0.3)
+        await alice.receive_from()  # no stamp: the whole view
+        await alice.send_to(text_data=json.dumps({"action": "draw", "version": game.version}))
+        frame = await bob.receive_from()
+        assert f'data-version="{game.version + 1}"' in frame and 'id="game-view"' not in frame
+        stale, _ = await connect(url, cast["bob"])  # the same page, one move later
+        assert 'id="game-view"' in await stale.receive_from()
+        await stale.disconnect()
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()

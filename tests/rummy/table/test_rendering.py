@@ -1,0 +1,92 @@
+"""The view as parts, and what a socket sends after a change (rummy.table.rendering):
+only the parts that differ, the table's melds one by one while its frame stands."""
+
+import re
+
+import pytest
+
+from rummy import play
+from rummy.models import Game
+from rummy.table import memory, rendering
+from rummy.table.access import rights
+from rummy.table.presenters import table_context
+from tests.factories import game_at, make_league, make_user
+from tests.positions import editor_position, table_position
+
+pytestmark = pytest.mark.django_db
+
+OOB_IDS = re.compile(r'<[a-z]+ id="([^"]+)"[^>]*hx-swap-oob="true"')
+
+
+@pytest.fixture
+def players():
+    users = [make_user(n) for n in ("ann", "ben", "cal")]
+    league = make_league(users[0], members=users[1:])
+    return users, league
+
+
+def frames_for(game, user, draft=None):
+    memory.clear_all()
+    return rendering.build_frames(
+        table_context(game, user, "suit", rights=rights(user, game.league), draft=draft)
+    )
+
+
+def test_the_page_and_a_socket_agree_on_the_view(players):
+    users, league = players
+    game = game_at(table_position(10, hand_size=10), users, league=league)
+    first, again = frames_for(game, users[1]), frames_for(game, users[1])
+    assert first.stamp == again.stamp  # a socket whose view is the page's sends nothing
+    assert first.since(again.digests) == ("", first.digests)
+    assert frames_for(game, users[2]).stamp != first.stamp  # another hand, another view
+    # With nothing to compare with, the whole form.
+    html, _shown = first.since(None)
+    assert html.startswith('<form id="game-view"')
+
+
+def test_after_a_move_only_the_changed_melds_and_counts_travel(players):
+    users, league = players
+    ann, _ben, cal = users
+    game = game_at(editor_position(20, hand_size=10), users, league=league)
+    before = frames_for(game, cal)
+    # Ann lays a joker off on the group of eights (it can only be 8S, R4.4) and plays.
+    play.open_editor(game.pk, ann, game.version)
+    play.select(game.pk, ann, game.version, "h0")
+    play.move_selection(game.pk, ann, game.version, "1")
+    play.play_draft(game.pk, ann, game.version)
+    after = frames_for(Game.objects.get(pk=game.pk), cal)
+    html, shown = after.since(before.digests)
+    sent = OOB_IDS.findall(html)
+    # Cal's hand did not change, nor did the other 19 melds: none of them travels.
+    assert "meld-1" in sent and "hand" not in sent
+    assert not any(i.startswith("meld-") and i != "meld-1" for i in sent), sent
+    assert set(sent) <= {"view-version", "status", "meld-1", "players"}, sent
+    assert 'data-card="*8S"' in html and len(html) < 4000, len(html)
+    assert shown == after.digests
+
+
+def test_new_and_removed_melds_are_inserted_and_deleted_not_resent():
+    def part(n, changed=()):
+        children = tuple(
+            rendering.Part(f"meld-{i}", f'<div id="meld-{i}">{"x" if i in changed else i}</div>')
+            for i in range(n)
+        )
+        melds = rendering.Part(
+            "table-melds",
+            "<section>" + "".join(c.html for c in children) + "</section>",
+            children,
+            b"shell",
+            "beforeend:#meld-list",
+            "meld-",
+        )
+        return rendering.Frames(
+            "<form/>", 1, (melds,), "game", rendering._digests("game", (melds,))
+        )
+
+    three, four, two = part(3), part(4), part(2)
+    html, _ = four.since(three.digests)
+    assert html == '<div hx-swap-oob="beforeend:#meld-list"><div id="meld-3">3</div></div>'
+    html, _ = two.since(three.digests)
+    assert html == '<div id="meld-2" hx-swap-oob="delete"></div>'
+    html, _ = part(3, changed={1}).since(three.digests)
+    assert html == '<div id="meld-1" hx-swap-oob="true">x</div>'
