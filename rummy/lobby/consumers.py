@@ -52,5 +52,5 @@ class MeConsumer(GuardedConsumer):
     async def moves_changed(self, event):
         if self.ended:
             return
-        html = await in_language(self.language, self.frame)(self.user)
+        html = await in_language(self.language, self.frame, self.zone)(self.user)
         await self.send(text_data=html)

@@ -24,7 +24,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -65,11 +65,13 @@ def scope_language(scope):
     return settings.LANGUAGE_CODE
 
 
-def in_language(language, function):
-    """``function`` run (in the sync thread) with ``language`` active."""
+def in_language(language, function, zone=None):
+    """``function`` run (in the sync thread) with ``language`` active, and ``zone`` (the
+    user's time zone, ``User.zone``: the dates it renders) when given, as
+    ``config.middleware.UserLocale`` does for their pages."""
 
     def run(*args, **kwargs):
-        with translation.override(language):
+        with translation.override(language), timezone.override(zone):
             return function(*args, **kwargs)
 
     return database_sync_to_async(run)
@@ -142,6 +144,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     checked_at = 0.0
     ended = False  # the session ended: nothing more is sent, even before the close lands
     says_goodbye = False  # whether a page's message area shows why the socket closed
+    zone = None  # the user's time zone (set on admit): the dates this socket renders
 
     async def admit(self):
         """True if the socket may go on; otherwise it has been closed, nothing sent."""
@@ -150,6 +153,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         if not (self.user and self.user.is_authenticated):
             await self.close()
             return False
+        self.zone = self.user.zone
         if not await sync_to_async(sockets.take_place, thread_sensitive=False)(self.user.pk):
             # Accepted only to be closed with a code that says why (a refused handshake
             # carries none), and one the page does not reconnect on.
@@ -232,7 +236,7 @@ class GameConsumer(GuardedConsumer):
         self.group = broadcast.game_group(self.game_id)
         if not await self.admit():
             return
-        frames = await in_language(self.language, render_view)(
+        frames = await in_language(self.language, render_view, self.zone)(
             self.user, self.game_id, self.sort, enforce_clock=True
         )
         if frames is None:
@@ -275,7 +279,7 @@ class GameConsumer(GuardedConsumer):
                 await self._send_flash(_("The request could not be read."))
             return
         try:
-            outcome = await in_language(self.language, sockets.perform)(
+            outcome = await in_language(self.language, sockets.perform, self.zone)(
                 self.session_key, self.user, self.game_id, data
             )
         except sockets.SessionEnded:
@@ -312,10 +316,10 @@ class GameConsumer(GuardedConsumer):
         frames = None
         if version is not None and flash is None:
             await load_once(self.game_id, version)
-            with translation.override(self.language):
+            with translation.override(self.language), timezone.override(self.zone):
                 frames = rendering.render_remembered(self.user, self.game_id, self.sort, version)
         if frames is None:
-            frames = await in_language(self.language, render_view)(
+            frames = await in_language(self.language, render_view, self.zone)(
                 self.user, self.game_id, self.sort, flash, version=version
             )
         if frames is None:

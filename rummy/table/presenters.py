@@ -9,7 +9,7 @@ arrangement editor's ``can_knock_after`` question about the player's own hand.
 import time
 
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -178,9 +178,9 @@ def _open_table(game, user, seats, my_seat, rights):
 
 def drawn_positions(hand_codes, drawn_codes):
     """Which hand positions hold the cards just drawn (R3): the engine appends a drawn
-    card to the hand, so they are its last ``drawn`` cards; in a draft the hand may have
-    been reordered, so the same cards are found by name, from the back (two decks hold
-    every card twice, R1.2, and either copy is the same card to the player)."""
+    card to the hand; in a draft the hand may have been reordered, so the same cards are
+    found by name, from the back (two decks hold every card twice, R1.2, and either copy
+    is the same card to the player)."""
     wanted = list(drawn_codes)
     marked = set()
     for i in range(len(hand_codes) - 1, -1, -1):
@@ -198,9 +198,10 @@ def _hand_and_table(game, view, draft, sort):
     selected = set(draft.data.get("selected", [])) if editing else set()
     hand_codes = draft.data["hand"] if editing else list(view.hand)
     table_codes = draft.data["table"] if editing else [m.split() for m in view.table]
-    # The card just drawn stays marked until the turn's next action (R3).
+    # The card just drawn stays marked until the turn's next action (R3): another draw
+    # marks its own card instead.
     mine_drawn = view.drawn and view.seat is not None and view.seat == view.turn
-    just_drawn = view.hand[len(view.hand) - view.drawn :] if mine_drawn else ()
+    just_drawn = view.hand[-1:] if mine_drawn else ()
     drawn_at = drawn_positions(hand_codes, just_drawn)
     parts = {
         "editing": editing,
@@ -337,7 +338,8 @@ def _round_key(last):
 
 
 def fragment(template, key, context_fn):
-    full_key = (template, translation.get_language(), key)
+    # Per language and time zone: the status shows the deadline in the viewer's zone.
+    full_key = (template, translation.get_language(), timezone.get_current_timezone_name(), key)
     html = memory.fragments.get(full_key)
     if html is None:
         html = render_to_string(template, context_fn())

@@ -1,5 +1,7 @@
 """The table page (rummy:table): who may see it, and what each viewer sees."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -216,3 +218,52 @@ def test_after_another_players_move_only_what_changed_is_rendered(league, cast):
     assert carol_html == render_to_string(
         "rummy/_game_frames.html", rendering.page_context(game_now, carol, "suit")
     )
+
+
+def hint(html):
+    return re.search(r'<p id="hint"[^>]*>(.*?)</p>', html, re.S).group(1).strip()
+
+
+def test_the_next_step_names_only_the_actions_that_exist(client, league, cast):
+    client.force_login(cast["alice"])
+    # Final lap (R8): no draw; 13 points in hand, so no knock either (R6.1).
+    game = set_state(start_two(league, cast), engine.position(["KC 3D", "5S"], stock=""))
+    html = client.get(url(game)).content.decode()
+    assert hint(html) == "Meld or pass." and 'id="btn-knock"' not in html
+    # 3 points: the knock exists, and is named.
+    game = set_state(game, engine.position(["AC 2D", "5S"], stock=""))
+    html = client.get(url(game)).content.decode()
+    assert hint(html) == "Meld, knock or pass." and 'id="btn-knock"' in html
+    game = set_state(game, engine.position(["AC 2D", "5S"], stock="9C 8C", drawn=1))
+    html = client.get(url(game)).content.decode()
+    assert hint(html) == "You have drawn 1 card. Meld, knock, or draw again."
+
+
+def test_the_card_just_drawn_is_marked_until_the_next_action(client, league, cast):
+    client.force_login(cast["alice"])
+    game = set_state(start_two(league, cast), engine.position(["KC 3D", "5S"], stock="9H 4C"))
+    tap = {"action": "draw", "version": game.version}
+    client.post(reverse("rummy:act", args=[game.pk]), tap)
+    html = client.get(url(game)).content.decode()
+    assert re.findall(r'class="card[^"]*\bdrawn\b[^"]*" data-card="([^"]+)"', html) == ["9H"]
+    assert 'aria-label="9 of hearts, just drawn"' in html
+    client.post(reverse("rummy:act", args=[game.pk]), {**tap, "version": game.version + 1})
+    html = client.get(url(game)).content.decode()
+    assert re.findall(r'class="card[^"]*\bdrawn\b[^"]*" data-card="([^"]+)"', html) == ["4C"]
+    # Bob's page marks nothing: it is not his draw, and he sees no hand but his own.
+    client.force_login(cast["bob"])
+    assert " drawn" not in client.get(url(game)).content.decode()
+
+
+def test_while_arranging_the_count_and_points_follow_the_draft(client, league, cast):
+    client.force_login(cast["alice"])
+    state = engine.position(["7H 8H 9H KC", "5S"], stock="2C 3C", drawn=1)
+    game = set_state(start_two(league, cast), state)
+    act = reverse("rummy:act", args=[game.pk])
+    client.post(act, {"action": "meld", "version": game.version})
+    for ref in ("h0", "h1", "h2"):
+        client.post(act, {"action": f"select:{ref}", "version": game.version})
+    client.post(act, {"action": "new_meld", "version": game.version})
+    html = client.get(url(game)).content.decode()
+    heading = re.search(r'<h2 id="hand-h">(.*?)</h2>', html, re.S).group(1)
+    assert "1 card · 10 points" in heading  # KC alone, not the 34 points before (R7.1)
