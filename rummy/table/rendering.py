@@ -15,7 +15,9 @@ from this process's memory, so it runs on the event loop without a thread hop.
 """
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -24,7 +26,7 @@ from django.utils.safestring import mark_safe
 from rummy import play
 from rummy.play import drafts
 from rummy.table import access
-from rummy.table.presenters import meld_html, table_context
+from rummy.table.presenters import fragment, meld_html, table_context
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
@@ -59,16 +61,21 @@ class Part:
         return self.html.replace(marker, marker + OOB, 1)
 
 
-@dataclass(frozen=True)
+@dataclass
 class Frames:
-    """A user's view of a game at one version: the whole form (``html``: a page's body,
-    an HTMX answer, a socket with nothing to compare) and its parts."""
+    """A user's view of a game at one version: its parts, and the whole form (``html``:
+    a page's body, an HTMX answer, a socket with nothing to compare), rendered only when
+    asked for: after a move most sockets send a few parts and never need it."""
 
-    html: str
+    form: Callable[[], str]
     version: int
     parts: tuple[Part, ...] = ()
     kind: str = "game"
     digests: dict = field(default_factory=dict)
+
+    @cached_property
+    def html(self):
+        return self.form()
 
     @property
     def stamp(self):
@@ -130,6 +137,30 @@ def _render(template, ctx):
     return render_to_string(template, ctx)
 
 
+NO_FLASH = '<div id="flash" class="flash" role="alert" aria-live="assertive"' + OOB + "></div>"
+
+
+def _version_html(version):
+    return (
+        f'<input type="hidden" name="version" id="view-version" value="{version}" '
+        f'data-version="{version}"{OOB}>'
+    )
+
+
+def _hand_html(ctx):
+    """Outside the editor another player's move does not change a hand: rendered once
+    per hand, order and mark, not once per move and socket."""
+    if ctx["editing"]:
+        return _render("rummy/_hand.html", ctx)
+    key = (
+        ctx["game_pk"],
+        tuple((c["code"], c["drawn"]) for c in ctx["hand"]),
+        ctx["sort"],
+        ctx["hand_points"],
+    )
+    return fragment("rummy/_hand.html", key, lambda: ctx)
+
+
 def _placeholder(tag, part_id):
     return f'<{tag} id="{part_id}" hidden{OOB}></{tag}>'
 
@@ -138,11 +169,11 @@ def build_frames(ctx) -> Frames:
     """Render every part of the view for ``ctx`` (presenters.table_context), then the
     form that holds them."""
     version = ctx["version"]
-    flash = _render("rummy/_flash.html", ctx)
+    flash = _render("rummy/_flash.html", ctx) if ctx["flash"] else NO_FLASH
     if ctx.get("view") is None:
         kind = "open"
         parts: tuple[Part, ...] = (
-            Part("view-version", _render("rummy/_version.html", ctx)),
+            Part("view-version", _version_html(version)),
             Part("seating", _render("rummy/_seating.html", ctx)),
             Part("flash", flash),
         )
@@ -151,25 +182,46 @@ def build_frames(ctx) -> Frames:
         kind = "game"
         editing = ctx["editing"]
         melds = tuple(Part(f"meld-{m['index']}", meld_html(m, editing)) for m in ctx["melds"])
-        table_html = _render(
-            "rummy/_melds.html",
-            {**ctx, "melds_html": mark_safe("".join(m.html for m in melds))},
-        )
+        melds_html = mark_safe("".join(m.html for m in melds))
+        if editing:
+            table_html = _render("rummy/_melds.html", {**ctx, "melds_html": melds_html})
+        else:  # the same for every viewer at one version
+            table_html = fragment(
+                "rummy/_melds.html",
+                (ctx["game_pk"], ctx["version"]),
+                lambda: {**ctx, "melds_html": melds_html},
+            )
         # The table's frame: what it holds besides the melds (editing or not, the words of
         # an empty table, the language); melds come and go inside it on their own.
         shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
         insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
         show_hand = ctx["is_player"] and not ctx["final"]
+        # Most parts look the same to many viewers at one version: each is rendered once
+        # per what it shows (presenters.fragment), not once per socket.
+        pk, seat = ctx["game_pk"], getattr(ctx["my_seat"], "number", None)
+        may_end = ctx["clock"]["may_end_early"]
+        if editing:
+            controls = _render("rummy/_controls.html", ctx)
+        else:
+            controls = fragment(
+                "rummy/_controls.html",
+                (pk, tuple(ctx["legal"]), ctx["is_player"], ctx["final"]),
+                lambda: ctx,
+            )
         named = {
-            "version": _render("rummy/_version.html", ctx),
+            "version": _version_html(version),
             "status": ctx["status_html"],
-            "final": _render("rummy/_final.html", ctx),
+            "final": fragment(
+                "rummy/_final.html", (pk, version, ctx["is_player"], ctx["final"]), lambda: ctx
+            ),
             "melds": table_html,
             "flash": flash,
-            "hint": _render("rummy/_hint.html", ctx),
-            "hand": _render("rummy/_hand.html", ctx) if show_hand else "",
-            "controls": _render("rummy/_controls.html", ctx),
-            "players": _render("rummy/_players.html", ctx),
+            "hint": fragment("rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx),
+            "hand": _hand_html(ctx) if show_hand else "",
+            "controls": controls,
+            "players": fragment(
+                "rummy/_players.html", (pk, version, seat, may_end, ctx["final"]), lambda: ctx
+            ),
             # In the page even before the first round ends, for a frame to swap it in.
             "last_round": ctx["last_round_html"] or _placeholder("section", "last-round"),
         }
@@ -187,10 +239,12 @@ def build_frames(ctx) -> Frames:
             else Part(ids.get(name, name), html or _placeholder("section", ids.get(name, name)))
             for name, html in named.items()
         )
-    form = render_to_string(
-        FRAMES_TEMPLATE,
-        {**ctx, "parts": {k: mark_safe(v) for k, v in named.items()}},
-    )
+
+    def form():
+        return render_to_string(
+            FRAMES_TEMPLATE, {**ctx, "parts": {k: mark_safe(v) for k, v in named.items()}}
+        )
+
     return Frames(form, version, parts, kind, _digests(kind, parts))
 
 

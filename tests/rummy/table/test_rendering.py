@@ -80,7 +80,7 @@ def test_new_and_removed_melds_are_inserted_and_deleted_not_resent():
             "meld-",
         )
         return rendering.Frames(
-            "<form/>", 1, (melds,), "game", rendering._digests("game", (melds,))
+            lambda: "<form/>", 1, (melds,), "game", rendering._digests("game", (melds,))
         )
 
     three, four, two = part(3), part(4), part(2)
