@@ -2,6 +2,7 @@
 
     python bench/verify_games.py                 # 10,000 games (and 1,000 to compare)
     python bench/verify_games.py --games 2000 --sizes 500,2000
+    python bench/verify_games.py --db /tmp/v.sqlite3     # keep it; later: --db ... --reuse
 
 It makes a scratch SQLite database (a temporary file), plays ``--distinct`` complete
 games (R10 defaults: to 150) through the write path with the engine's bots and seeded
@@ -117,12 +118,20 @@ def measure(db_path, pks):
     """``manage.py verify_games`` in its own process over ``pks``: seconds, peak KiB."""
     env = {**os.environ, "SQLITE_PATH": str(db_path)}
     # The games by id range: every game up to the last of ``pks``.
+    # The peak is read from /proc (VmHWM, reset by exec): ru_maxrss would still hold
+    # this parent's size from the fork.
     script = (
         "import resource\nfrom rummy.history.verify import verify\n"
         "from rummy.models import Game\nn = d = 0\n"
         f"for n, diff in verify(Game.objects.filter(pk__lte={pks[-1]})):\n"
         "    d += diff is not None\n"
-        "print(n, d, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n"
+        "    status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
+        "    peak = int(status.split()[0])\n"
+        "except (OSError, IndexError):\n"
+        "    pass\n"
+        "print(n, d, peak)"
     )
     started = time.perf_counter()
     done = subprocess.run(
@@ -145,20 +154,32 @@ def main():
     parser.add_argument("--distinct", type=int, default=30, help="games actually played")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="keep the scratch database at this (new) path")
+    parser.add_argument(
+        "--reuse", action="store_true", help="time the games already in --db (no set-up)"
+    )
     args = parser.parse_args()
     sizes = sorted({min(int(s), args.games) for s in args.sizes.split(",")})
     with tempfile.TemporaryDirectory(prefix="verify-bench-") as workdir:
         db_path = Path(args.db) if args.db else Path(workdir) / "bench.sqlite3"
-        if db_path.exists():
-            parser.error(f"{db_path} exists: the benchmark makes its own database")
+        if db_path.exists() != args.reuse:
+            parser.error(
+                f"{db_path} exists: the benchmark makes its own database (or --reuse it)"
+                if not args.reuse
+                else f"--reuse needs an existing --db, not {db_path}"
+            )
         setup_django(db_path)
         started = time.perf_counter()
-        originals = play_distinct(args.distinct, args.seed)
-        pks = list(copy_games(originals, args.games))
-        from rummy.models import Move
+        from rummy.models import Game, Move
+
+        if args.reuse:
+            pks = list(Game.objects.order_by("pk").values_list("pk", flat=True)[: args.games])
+        else:
+            originals = play_distinct(args.distinct, args.seed)
+            pks = list(copy_games(originals, args.games))
 
         print(
-            f"set-up: {len(pks)} games ({args.distinct} played, the rest copies), "
+            f"set-up: {len(pks)} games "
+            f"({'reused' if args.reuse else f'{args.distinct} played, the rest copies'}), "
             f"{Move.objects.count()} moves, in {time.perf_counter() - started:.0f} s"
         )
         from django.db import connection
