@@ -23,7 +23,8 @@ LANGS = sorted(PLURAL_FORMS)
 
 # A few strings per language that the tests below expect on the pages.
 LOGIN = {"lv": ("Aizmirsāt paroli?", "Izveidot kontu"), "et": ("Unustasid parooli?", "Loo konto")}
-HOME = {"lv": ("Jūsu gājiens", "Gaida citus"), "et": ("Sinu käik", "Ootab teisi")}
+# A new user's home: what to do first (join, find or start a league), in their language.
+HOME = {"lv": ("Iestājieties līgā",), "et": ("Liitu liigaga",)}
 CHANGE = {"en": "Change language", "lv": "Mainīt valodu", "et": "Vaheta keelt"}
 
 

@@ -3,6 +3,7 @@
 from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils import translation
+from django.views.decorators.http import require_safe
 
 # The languages with their own written guide; any other falls back to English.
 WRITTEN_IN = ("en", "lv", "et")
@@ -14,6 +15,7 @@ def content_template(language):
     return select_template([*names, "guide/how_to_play_en.html"])
 
 
+@require_safe
 def how_to_play(request):
     """Open to everyone, signed in or not: the rule book is no secret."""
     return render(

@@ -51,9 +51,16 @@ MATRIX = {
     "leagues:season_create": ("302 404 403 403 403", "302 404 403 403 403"),
     "leagues:season": ("302 404 200 200 200", "302 404 200 200 200"),
     "leagues:season_start": ("302 405 405 405 405", "302 404 403 403 403"),
-    "leagues:season_close": ("302 405 405 405 405", "302 404 403 403 403"),
+    # GET: the confirmation page (what closing does), for admins only.
+    "leagues:season_close": ("302 404 403 403 403", "302 404 403 403 403"),
     "leagues:void_game": ("302 405 405 405 405", "302 404 403 403 403"),
     "rummy:table": ("302 404 200 200 200", "302 404 200 200 200"),
+    # The icon and the rule book are for everyone, logged in or not.
+    "favicon": ("302 302 302 302 302", "302 302 302 302 302"),
+    "how_to_play": ("200 200 200 200 200", "405 405 405 405 405"),
+    # Only a player of the game; this one is still running, so its players are sent back
+    # to it with a message.
+    "rummy:rematch": ("302 404 403 302 302", "302 404 403 302 302"),
     # The turn check: only the player to move gets through (302 = applied, redirect).
     "rummy:act": ("302 405 405 405 405", "302 404 403 302 403"),
     "rummy:end_early": ("302 405 405 405 405", "302 404 403 403 403"),
