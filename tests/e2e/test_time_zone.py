@@ -43,9 +43,7 @@ def device(browser, server):
     contexts = []
 
     def make(zone, locale):
-        context = browser.new_context(
-            base_url=server, locale=locale, timezone_id=zone, **PHONE
-        )
+        context = browser.new_context(base_url=server, locale=locale, timezone_id=zone, **PHONE)
         context.set_default_timeout(10_000)
         contexts.append(context)
         return context.new_page()
@@ -75,9 +73,7 @@ def test_sign_up_keeps_the_browsers_zone_and_language(device, django_snippet):
     assert stored(django_snippet, username) == ("lv", "Europe/Riga")
 
 
-def test_log_in_and_the_page_report_store_the_zone_and_settings_change_it(
-    device, django_snippet
-):
+def test_log_in_and_the_page_report_store_the_zone_and_settings_change_it(device, django_snippet):
     run = str(int(time.time() * 1000))[-8:]
     username = f"kaito{run}"
     django_snippet(MAKE_PLAYER, username, PASSWORD)
