@@ -140,6 +140,10 @@ def _render(template, ctx):
 NO_FLASH = '<div id="flash" class="flash" role="alert" aria-live="assertive"' + OOB + "></div>"
 
 
+def _rows(players):
+    return tuple(tuple(sorted(p.items())) for p in players)
+
+
 def _version_html(version):
     return (
         f'<input type="hidden" name="version" id="view-version" value="{version}" '
@@ -188,7 +192,7 @@ def build_frames(ctx) -> Frames:
         else:  # the same for every viewer at one version
             table_html = fragment(
                 "rummy/_melds.html",
-                (ctx["game_pk"], ctx["version"]),
+                (ctx["game_pk"], tuple(m["codes"] for m in ctx["melds"])),
                 lambda: {**ctx, "melds_html": melds_html},
             )
         # The table's frame: what it holds besides the melds (editing or not, the words of
@@ -198,7 +202,7 @@ def build_frames(ctx) -> Frames:
         show_hand = ctx["is_player"] and not ctx["final"]
         # Most parts look the same to many viewers at one version: each is rendered once
         # per what it shows (presenters.fragment), not once per socket.
-        pk, seat = ctx["game_pk"], getattr(ctx["my_seat"], "number", None)
+        pk = ctx["game_pk"]
         may_end = ctx["clock"]["may_end_early"]
         if editing:
             controls = _render("rummy/_controls.html", ctx)
@@ -212,15 +216,20 @@ def build_frames(ctx) -> Frames:
             "version": _version_html(version),
             "status": ctx["status_html"],
             "final": fragment(
-                "rummy/_final.html", (pk, version, ctx["is_player"], ctx["final"]), lambda: ctx
+                "rummy/_final.html",
+                (pk, ctx["is_player"], ctx["final"], _rows(ctx["players"]) if ctx["final"] else ()),
+                lambda: ctx,
             ),
             "melds": table_html,
             "flash": flash,
             "hint": fragment("rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx),
             "hand": _hand_html(ctx) if show_hand else "",
             "controls": controls,
+            # Keyed by what the rows show, not the version: the same rows, the same HTML.
             "players": fragment(
-                "rummy/_players.html", (pk, version, seat, may_end, ctx["final"]), lambda: ctx
+                "rummy/_players.html",
+                (pk, _rows(ctx["players"]), tuple(ctx["clock"]["absent"]), may_end, ctx["final"]),
+                lambda: ctx,
             ),
             # In the page even before the first round ends, for a frame to swap it in.
             "last_round": ctx["last_round_html"] or _placeholder("section", "last-round"),
