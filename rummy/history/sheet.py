@@ -85,7 +85,12 @@ def round_rows(rounds, players, dealers):
                 "dealer": names.get(dealer) if dealer is not None else None,
                 "reason": r.reason,
                 "reason_label": r.get_reason_display(),
-                "ending": ending(r.reason, r.knocker, winners, went_out, names),
+                # Who knocked or went out; the stock running out (or an early end) has no
+                # one behind it, and its label alone says it (no "The stock ran out: The
+                # stock ran out.").
+                "ending": ending(r.reason, r.knocker, winners, went_out, names)
+                if r.reason in (engine.RoundEnd.KNOCK, engine.RoundEnd.GOING_OUT)
+                else None,
                 "undercut": r.reason == engine.RoundEnd.KNOCK and r.knocker not in winners,
                 "seats": seats,
                 "winners": [names[w] for w in sorted(winners) if w in names],
