@@ -67,6 +67,27 @@ def standings_for(season):
     return compute_standings(season)
 
 
+# The league page shows this many closed seasons and this many of each one's rows;
+# the seasons page has them all. Fixed, so that the page's queries and size do not
+# grow with the league's age.
+PAST_SEASONS_SHOWN = 5
+PODIUM = 3
+
+
+def past_seasons(league, shown=PAST_SEASONS_SHOWN):
+    """The league's latest closed seasons, newest first, each with its champions
+    (prefetched: two queries however many) and ``podium``, the first rows of its
+    frozen standings."""
+    seasons = list(
+        league.seasons.filter(status=league.seasons.model.Status.CLOSED)
+        .prefetch_related("champions")
+        .order_by("-ends_on", "-pk")[:shown]
+    )
+    for season in seasons:
+        season.podium = (season.final_standings or [])[:PODIUM]
+    return seasons
+
+
 @transaction.atomic
 def freeze(season):
     """Store the season's standings and champions as they stand now."""

@@ -7,8 +7,8 @@ from django.views.decorators.http import require_POST
 from leagues import services
 from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
-from leagues.models import League
-from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
+from leagues.models import League, Season
+from leagues.standings import TIE_BREAK_DESCRIPTION, past_seasons, standings_for
 from rummy.public import league_games
 
 
@@ -47,6 +47,8 @@ def league_detail(request, slug):
         "standings": standings_for(season) if season else [],
         "tie_break": TIE_BREAK_DESCRIPTION,
         **league_games(league),
+        "past_seasons": past_seasons(league),
+        "closed_seasons": league.seasons.filter(status=Season.Status.CLOSED).count(),
         "members": league.memberships.select_related("user").order_by("role", "user__display_name"),
     }
     return render(request, "leagues/detail.html", context)
