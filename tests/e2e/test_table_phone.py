@@ -367,3 +367,25 @@ def test_axe_on_a_round_result_and_a_finished_game(browser, server, request, tab
         found = serious_violations(page)
         assert not found, f"{which}: " + describe(found)
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "lv", "et"])
+def test_the_sort_toggle_stays_on_one_line(browser, server, request, tables, lang):
+    """In Estonian the toggle used to wrap and leave a dangling "·": two links side by
+    side now, each a 44 px target, on one line with the hand's count."""
+    page = open_table(
+        browser,
+        server,
+        request,
+        f"sort-{lang}",
+        tables["users"][0],
+        tables["games"]["5"],
+        lang=lang,
+    )
+    by_suit, by_rank = box(page, "#sort-suit"), box(page, "#sort-rank")
+    assert abs(by_suit["y"] - by_rank["y"]) < 1, "the two links are on different lines"
+    assert by_suit["h"] >= 44 and by_rank["h"] >= 44
+    assert "·" not in page.locator(".sort-toggle").inner_text()
+    head, heading = box(page, ".hand-head"), box(page, "#hand-h")
+    assert head["h"] <= 46 and heading["y"] >= head["y"], "the hand's head wraps"
+    page.context.close()
