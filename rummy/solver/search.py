@@ -24,7 +24,10 @@ hand jokers may be (25 points each, R1.3).
 The value of a state is the points of the hand cards played so far (R7.1 read
 backwards: the count left is the hand's points minus the points played). A state is
 dropped when even playing every later hand card could not reach ``need``; a beam
-(``width``) keeps only the best states of each layer (fast, not exact).
+(``width``) keeps only the best states of each layer (fast, not exact). The depth-first
+search bounds more tightly: wildcards are only the hand's jokers and the table jokers
+something can free (``wild_cap``), and each suit's own relaxation (``suit_futures``)
+bounds what its later cards can add, and drops a state whose runs can no longer close.
 """
 
 from __future__ import annotations
@@ -120,6 +123,19 @@ _SUIT_MASK = 1023
 _AUX_GROUP = (31 << _SG_SHIFT) | (7 << _MG_SHIFT)
 
 
+def wild_cap(counts: Counts) -> int:
+    """Jokers that can stand as wildcards at most: the hand's, and the table's that some
+    real card of their declaration could free (R5.2 d); a table joker nothing can free
+    keeps its card, and two jokers exist at most (R1.2)."""
+    extra = counts.extra_real or (0,) * 52
+    freeable = sum(
+        min(counts.jokers[t], counts.table[t] + counts.hand[t] + extra[t])
+        for t in range(52)
+        if counts.jokers[t]
+    )
+    return min(counts.hand_jokers + freeable, 2)
+
+
 def _layers() -> list[tuple[int, int]]:
     return [(p, s) for p in range(1, 14) for s in range(4)] + [(14, s) for s in range(4)]
 
@@ -141,7 +157,7 @@ def run(
     (exact unless ``width`` is set). Raises ``Timeout`` past ``deadline`` (perf_counter)."""
     table, hand, jok = counts.table, counts.hand, counts.jokers
     extra = counts.extra_real or (0,) * 52
-    wmax = min(counts.wild_max, 2)
+    wmax = wild_cap(counts)
     # the most the hand could still add after each layer
     pts_at = [hand[_pcode(p, s)] * POINTS[_pcode(p, s)] if p <= 13 else 0 for p, s in LAYERS]
     rem_after = [0] * len(LAYERS)
@@ -277,8 +293,16 @@ def placeable(counts: Counts) -> Counts:
     """The same counts without the hand cards that no meld could hold: no two other
     suits of the rank and no three consecutive positions of the suit around it are
     available, even with every joker (an upper bound's first cut, exact to drop)."""
+    while True:
+        narrow = _placeable_once(counts)
+        if narrow.hand == counts.hand:
+            return narrow
+        counts = narrow  # a dropped card frees no joker: look again
+
+
+def _placeable_once(counts: Counts) -> Counts:
     avail = [counts.table[t] + counts.hand[t] + counts.jokers[t] for t in range(52)]
-    wild = min(counts.wild_max, 2)
+    wild = wild_cap(counts)
     hand = list(counts.hand)
     for t in range(52):
         if not hand[t]:
@@ -348,20 +372,107 @@ def counts_of(
     )
 
 
+_DEAD = -(10**6)  # a suit state that can never close its runs
+
+
+def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]]:
+    """A relaxation of suit ``s`` alone, for a bound at every state of the search:
+    ``out[p][field][b]`` is the most the suit's hand cards at positions ``p`` … 14 can
+    add when its runs stand at ``field`` (as in a state's key) before ``p`` and at most
+    ``b`` wildcards remain; ``_DEAD`` (or no entry) when its runs cannot all close.
+    Relaxed: wildcards are not shared between suits, and a copy may go into a group of
+    its rank whenever two other suits have cards there (R4.2: a group holds three suits;
+    each suit gives at most a third of a rank's grouped cards). Exact to prune with:
+    every arrangement of the real search is one of the relaxation's, suit by suit."""
+    extra = counts.extra_real or (0,) * 52
+    avail = [counts.table[t] + counts.hand[t] + counts.jokers[t] for t in range(52)]
+    # per position: (cards, points, reserved) options and the grouped copies at most
+    steps: list[tuple[list[tuple[int, int, int]], int]] = [([], 0)] * 16
+    for p in range(1, 14):
+        t = _pcode(p, s)
+        others = [avail[o * 13 + p - 1] for o in range(4) if o != s]
+        gmax = 0
+        if sum(1 for a in others if a) + wmax >= 2:
+            gmax = (sum(others) + wmax) // 2
+        opts: list[tuple[int, int, int]] = []
+        for u in range(counts.hand[t] + 1):
+            real = counts.table[t] + u
+            freed = min(counts.jokers[t], real + extra[t])
+            cards = real + counts.jokers[t] - freed
+            for r in range(min(cards, MAX_RUNS) + 1 if p == 1 else 1):
+                opts.append((cards - r, u * POINTS[t], r))
+        steps[p] = (opts, gmax)
+    # forward: the fields reachable before each position
+    reach: list[set[int]] = [set() for _ in range(16)]
+    reach[1] = {0}
+    for p in range(1, 15):
+        nxt = reach[p + 1]
+        for field in reach[p]:
+            runs, kept = field & 127, field >> 7
+            row = RUN_NEXT[runs]
+            if p == 14:
+                for wj in range(wmax + 1):
+                    nr = row[kept + wj]
+                    if nr >= 0:
+                        nxt.add(nr)
+                continue
+            opts, gmax = steps[p]
+            for cards0, _pts, r in opts:
+                for wj in range(wmax + 1):
+                    cards = cards0 + wj
+                    for g in range(min(cards, gmax) + 1):
+                        nr = row[cards - g]
+                        if nr >= 0:
+                            nxt.add(nr | ((kept + r) << 7))
+    # backward: the best of what is left
+    out: list[dict[int, list[int]]] = [{} for _ in range(16)]
+    out[15] = {f: [0 if f in CLOSED else _DEAD] * (wmax + 1) for f in reach[15]}
+    for p in range(14, 0, -1):
+        later = out[p + 1]
+        here = out[p]
+        for field in reach[p]:
+            runs, kept = field & 127, field >> 7
+            row = RUN_NEXT[runs]
+            best = [_DEAD] * (wmax + 1)
+            for b in range(wmax + 1):
+                top = _DEAD
+                if p == 14:
+                    for wj in range(b + 1):
+                        nr = row[kept + wj]
+                        if nr >= 0:
+                            top = max(top, later[nr][b - wj])
+                else:
+                    opts, gmax = steps[p]
+                    for cards0, pts, r in opts:
+                        kb = (kept + r) << 7
+                        for wj in range(b + 1):
+                            cards = cards0 + wj
+                            for g in range(min(cards, gmax) + 1):
+                                nr = row[cards - g]
+                                if nr >= 0:
+                                    v = later[nr | kb][b - wj]
+                                    if v > _DEAD and v + pts > top:
+                                        top = v + pts
+                best[b] = top
+            here[field] = best
+    return out
+
+
 # -- depth first ------------------------------------------------------------------------
 
 
 class DepthFirst:
     """The same layers searched depth first, for one position: ``find(need)`` returns an
     arrangement worth at least ``need`` as soon as it meets one (or None, proving there is
-    none). States that failed are remembered with the value they had; a later ``find``
-    with a higher ``need`` may keep them (they fail again), a lower one starts afresh."""
+    none). A state that failed proves the most its later layers can add (``need`` less its
+    value, less one); that bound holds for every later ``find``, whatever its ``need``."""
 
     def __init__(self, counts: Counts, deadline: float | None = None) -> None:
         self.counts = counts
         self.deadline = deadline
-        self.wmax = min(counts.wild_max, 2)
-        self.failed: dict[tuple[int, int], int] = {}
+        self.wmax = wild_cap(counts)
+        # (layer, state) -> the most its later layers can still add (proven by a failure)
+        self.bound: dict[tuple[int, int], int] = {}
         self.need = 0
         self.ticks = 0
         self.visited = 0
@@ -398,10 +509,11 @@ class DepthFirst:
                     for r in range(high + 1):
                         opts.append((cards - r, u * POINTS[t], freed, u, r))
             self.opts.append(opts)
+        # per layer: where each suit stands (its next position) before that layer
+        self.next_pos = [[p + (s2 < s) for s2 in range(4)] for p, s in LAYERS]
+        self.futures = [suit_futures(counts, s, self.wmax) for s in range(4)]
 
     def find(self, need: int) -> Result | None:
-        if need < self.need:
-            self.failed = {}
         self.need = need
         if self.total < need:
             return None
@@ -436,8 +548,18 @@ class DepthFirst:
                 return None
             self._last = key
             return total
-        seen = self.failed.get((li, key))
-        if seen is not None and seen >= val:
+        known = self.bound.get((li, key))
+        if known is not None and val + known < self.need:
+            return None
+        # the suits' relaxations bound what is left (and see runs that cannot close)
+        left = self.wmax - ((key >> _W_SHIFT) & 3)
+        most = self.counts.hand_jokers * JOKER_POINTS
+        for s2, q in enumerate(self.next_pos[li]):
+            fut = self.futures[s2][q].get((key >> (10 * s2)) & _SUIT_MASK)
+            if fut is None or fut[left] <= _DEAD:
+                return None
+            most += fut[left]
+        if val + most < self.need:
             return None
         self.visited += 1
         self.ticks += 1
@@ -502,7 +624,8 @@ class DepthFirst:
                         if got is not None:
                             return got
                         self.path.pop()
-        prev = self.failed.get((li, key))
-        if prev is None or prev < val:
-            self.failed[(li, key)] = val
+        # nothing below reached ``need``: what is still to come from here is less
+        most = self.need - val - 1
+        if most < self.bound.get((li, key), most + 1):
+            self.bound[(li, key)] = most
         return None
