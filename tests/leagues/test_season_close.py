@@ -121,19 +121,23 @@ def test_many_closes_at_once_close_once(cast, league):
     barrier = threading.Barrier(len(users))
     answers, errors = [], []
 
-    def close(user):
-        client = Client()
+    # Logged in one after another: only the closes are at once.
+    clients = [Client() for _user in users]
+    for client, user in zip(clients, users, strict=True):
         client.force_login(user)
+
+    def close(client):
         try:
-            barrier.wait()
+            barrier.wait(timeout=60)
             response = client.post(close_url(league, season), follow=True)
             answers.append((response.status_code, response.content.decode()))
         except Exception as error:  # a 500: the test client re-raises the view's error
             errors.append(error)
+            barrier.abort()  # the others must not wait for this one for ever
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=close, args=(user,)) for user in users]
+    threads = [threading.Thread(target=close, args=(client,)) for client in clients]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -210,18 +210,22 @@ def test_asking_at_once_makes_one_rematch(cast, league, askers):
     barrier = threading.Barrier(len(askers))
     statuses, errors = [], []
 
-    def ask(name):
-        client = Client()
+    # Logged in one after another: only the asks are at once.
+    clients = [Client() for _name in askers]
+    for client, name in zip(clients, askers, strict=True):
         client.force_login(cast[name])
+
+    def ask(client):
         try:
-            barrier.wait()
+            barrier.wait(timeout=60)
             statuses.append(client.post(url(done)).status_code)
         except Exception as error:  # a 500: the test client re-raises the view's error
             errors.append(error)
+            barrier.abort()  # the others must not wait for this one for ever
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=ask, args=(name,)) for name in askers]
+    threads = [threading.Thread(target=ask, args=(client,)) for client in clients]
     for thread in threads:
         thread.start()
     for thread in threads:
