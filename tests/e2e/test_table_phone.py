@@ -225,7 +225,7 @@ def editor_walk(page):
     expect(page.locator("#btn-meld")).to_be_visible()
 
 
-@pytest.mark.parametrize("melds", [5, 20])
+@pytest.mark.parametrize("melds", [5, 10, 20])
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_editor_operations_move_nothing_under_the_finger(
     browser, server, request, tables, melds, screen
