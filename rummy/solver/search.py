@@ -118,6 +118,10 @@ class Timeout(Exception):
     """The deadline passed before the search finished."""
 
 
+class Budget(Exception):
+    """The search visited as many states as it was allowed (``DepthFirst.find``)."""
+
+
 _W_SHIFT, _F_SHIFT, _SG_SHIFT, _MG_SHIFT = 40, 42, 44, 49
 _SUIT_MASK = 1023
 _AUX_GROUP = (31 << _SG_SHIFT) | (7 << _MG_SHIFT)
@@ -511,10 +515,24 @@ class DepthFirst:
             self.opts.append(opts)
         # per layer: where each suit stands (its next position) before that layer
         self.next_pos = [[p + (s2 < s) for s2 in range(4)] for p, s in LAYERS]
-        self.futures = [suit_futures(counts, s, self.wmax) for s in range(4)]
+        self.futures: list[list[dict[int, list[int]]]] | None = None
+        self.budget: int | None = None
+        # per layer inside a rank: the cards its later suits could still give to groups
+        self.rank_cap = [-1] * len(LAYERS)
+        for li, (p, s) in enumerate(LAYERS):
+            if p <= 13 and s > 0:
+                self.rank_cap[li] = sum(present[s2 * 13 + p - 1] for s2 in range(s, 4))
 
-    def find(self, need: int) -> Result | None:
+    def use_futures(self) -> None:
+        """Bound every state by the suits' relaxations (``suit_futures``): a few
+        milliseconds to build, worth it once a position is not solved at once."""
+        if self.futures is None:
+            self.futures = [suit_futures(self.counts, s, self.wmax) for s in range(4)]
+
+    def find(self, need: int, budget: int | None = None) -> Result | None:
+        """``budget``: raise ``Budget`` after visiting that many more states."""
         self.need = need
+        self.budget = None if budget is None else self.visited + budget
         if self.total < need:
             return None
         self.path = []
@@ -551,17 +569,26 @@ class DepthFirst:
         known = self.bound.get((li, key))
         if known is not None and val + known < self.need:
             return None
-        # the suits' relaxations bound what is left (and see runs that cannot close)
         left = self.wmax - ((key >> _W_SHIFT) & 3)
-        most = self.counts.hand_jokers * JOKER_POINTS
-        for s2, q in enumerate(self.next_pos[li]):
-            fut = self.futures[s2][q].get((key >> (10 * s2)) & _SUIT_MASK)
-            if fut is None or fut[left] <= _DEAD:
+        cap = self.rank_cap[li]
+        if cap >= 0:
+            # the rank's groups so far must still be able to deal out (R4.2)
+            sg = (key >> _SG_SHIFT) & 31
+            if sg and (sg + cap + left < 3 or 3 * ((key >> _MG_SHIFT) & 7) > sg + cap + left):
                 return None
-            most += fut[left]
-        if val + most < self.need:
-            return None
+        if self.futures is not None:
+            # the suits' relaxations bound what is left (and see runs that cannot close)
+            most = self.counts.hand_jokers * JOKER_POINTS
+            for s2, q in enumerate(self.next_pos[li]):
+                fut = self.futures[s2][q].get((key >> (10 * s2)) & _SUIT_MASK)
+                if fut is None or fut[left] <= _DEAD:
+                    return None
+                most += fut[left]
+            if val + most < self.need:
+                return None
         self.visited += 1
+        if self.budget is not None and self.visited > self.budget:
+            raise Budget
         self.ticks += 1
         if (
             self.deadline is not None

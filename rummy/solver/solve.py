@@ -34,8 +34,8 @@ from .position import Position
 
 #: nothing waits longer than this for an answer (the issue's one second, with room to spare)
 TIME_LIMIT = 0.8
-#: how far below the upper bound each successive aim of the search lies
-SLACKS = (0, 4, 12, 30, 70, 1000)
+#: states the first, unbounded try at the upper bound may visit (most positions need few)
+QUICK = 2000
 
 
 @dataclass(frozen=True)
@@ -118,15 +118,21 @@ def solve(
     proven = True
     states = 0
     try:
-        # Aim high first: a search that must reach ``need`` drops every state that
-        # cannot, so the first aims are quick; each failure proves the optimum lower.
-        # Once an arrangement is found, ask for one point more until none exists.
+        # Aim at the upper bound first: a search that must reach ``need`` drops every
+        # state that cannot, so this is quick, and when it succeeds it is proven.
         dfs = search.DepthFirst(narrow, deadline=stop)
-        for slack in SLACKS:
-            need = max(1, top - slack)
-            found = dfs.find(need)
-            if found is not None or need == 1:
-                break
+        try:
+            # most positions play every card that could fit: found at once, proven
+            found = dfs.find(max(1, top), budget=QUICK)
+        except search.Budget:
+            found = None
+        if found is None:
+            # Not at once: bound every state by the suits' relaxations, take the first
+            # arrangement the search meets (it plays the most cards it can first), then
+            # ask for one point more until none exists; only that last search must
+            # exhaust the states, and the bounds its predecessors proved are kept.
+            dfs.use_futures()
+            found = dfs.find(1)
         while found is not None:
             best = found
             found = dfs.find(best.value + 1)
