@@ -579,11 +579,29 @@ class DepthFirst:
         if self.futures is not None:
             # the suits' relaxations bound what is left (and see runs that cannot close)
             most = self.counts.hand_jokers * JOKER_POINTS
-            for s2, q in enumerate(self.next_pos[li]):
-                fut = self.futures[s2][q].get((key >> (10 * s2)) & _SUIT_MASK)
-                if fut is None or fut[left] <= _DEAD:
-                    return None
-                most += fut[left]
+            if left == 0:
+                for s2, q in enumerate(self.next_pos[li]):
+                    fut = self.futures[s2][q].get((key >> (10 * s2)) & _SUIT_MASK)
+                    if fut is None or fut[0] <= _DEAD:
+                        return None
+                    most += fut[0]
+            else:
+                # the wildcards left are shared: the best split of them between suits
+                # (a _DEAD term keeps any split that leans on it far below ``need``)
+                base = 0
+                one: list[int] = []
+                two = _DEAD
+                for s2, q in enumerate(self.next_pos[li]):
+                    fut = self.futures[s2][q].get((key >> (10 * s2)) & _SUIT_MASK)
+                    if fut is None:
+                        return None
+                    base += fut[0]
+                    one.append(fut[1] - fut[0])
+                    if left == 2 and fut[2] - fut[0] > two:
+                        two = fut[2] - fut[0]
+                one.sort()
+                gain = one[3] if left == 1 else max(two, one[3] + one[2])
+                most += base + gain
             if val + most < self.need:
                 return None
         self.visited += 1
