@@ -125,6 +125,7 @@ class Budget(Exception):
 _W_SHIFT, _F_SHIFT, _SG_SHIFT, _MG_SHIFT = 40, 42, 44, 49
 _SUIT_MASK = 1023
 _AUX_GROUP = (31 << _SG_SHIFT) | (7 << _MG_SHIFT)
+_LAYER_AUX = (3 << _W_SHIFT) | _AUX_GROUP  # what a layer's choices depend on, besides its suit
 
 
 def wild_cap(counts: Counts) -> int:
@@ -516,6 +517,8 @@ class DepthFirst:
         # per layer: where each suit stands (its next position) before that layer
         self.next_pos = [[p + (s2 < s) for s2 in range(4)] for p, s in LAYERS]
         self.futures: list[list[dict[int, list[int]]]] | None = None
+        self.kids: dict[tuple[int, int, int], list[tuple[int, int, tuple[int, int, int, int, int]]]]
+        self.kids = {}
         self.budget: int | None = None
         # per layer inside a rank: the cards its later suits could still give to groups
         self.rank_cap = [-1] * len(LAYERS)
@@ -551,6 +554,50 @@ class DepthFirst:
             freed=(key >> _F_SHIFT) & 3,
             states=self.visited,
         )
+
+    def _children(
+        self, li: int, field: int, key: int
+    ) -> list[tuple[int, int, tuple[int, int, int, int, int]]]:
+        """What layer ``li`` may decide from a state whose suit stands at ``field`` (and
+        wildcards, groups as in ``key``): (the new key's bits, points, the decision), in
+        the search's order (most hand cards first). The same for every state alike."""
+        p, s = LAYERS[li]
+        shift = 10 * s
+        runs, kept = field & 127, field >> 7
+        w = (key >> _W_SHIFT) & 3
+        sg = (key >> _SG_SHIFT) & 31
+        mg = (key >> _MG_SHIFT) & 7
+        row = RUN_NEXT[runs]
+        out: list[tuple[int, int, tuple[int, int, int, int, int]]] = []
+        if p == 14:
+            for wj in range(self.wmax - w + 1):
+                nr = row[kept + wj]
+                if nr >= 0:
+                    out.append(((nr << shift) | ((w + wj) << _W_SHIFT), 0, (0, 0, wj, 0, 0)))
+            return out
+        end_rank = s == 3
+        for cards0, pts, freed, u, r in self.opts[li]:
+            kept_bits = (kept + r) << 7
+            for wj in range(self.wmax - w + 1):
+                cards = cards0 + wj
+                for g in range(cards + 1):
+                    nr = row[cards - g]
+                    if nr < 0:
+                        continue
+                    nsg, nmg = sg + g, max(mg, g)
+                    if end_rank:
+                        if not groups_feasible(nsg, nmg):
+                            continue
+                        nsg = nmg = 0
+                    bits = (
+                        ((nr | kept_bits) << shift)
+                        | ((w + wj) << _W_SHIFT)
+                        | (freed << _F_SHIFT)
+                        | (nsg << _SG_SHIFT)
+                        | (nmg << _MG_SHIFT)
+                    )
+                    out.append((bits, pts, (u, r, wj, g, freed)))
+        return out
 
     def _go(self, li: int, key: int, val: int) -> int | None:
         if li == len(LAYERS):
@@ -614,61 +661,24 @@ class DepthFirst:
             and time.perf_counter() > self.deadline
         ):
             raise Timeout
-        p, s = LAYERS[li]
-        shift = 10 * s
+        shift = 10 * LAYERS[li][1]
         field = (key >> shift) & _SUIT_MASK
-        runs, kept = field & 127, field >> 7
-        w = (key >> _W_SHIFT) & 3
-        f = (key >> _F_SHIFT) & 3
-        sg = (key >> _SG_SHIFT) & 31
-        mg = (key >> _MG_SHIFT) & 7
+        part = (li, field, key & _LAYER_AUX)
+        kids = self.kids.get(part)
+        if kids is None:
+            kids = self.kids[part] = self._children(li, field, key)
         base = key & ~((_SUIT_MASK << shift) | (3 << _W_SHIFT) | (3 << _F_SHIFT) | _AUX_GROUP)
-        row = RUN_NEXT[runs]
-        floor = self.need - self.rem_after[li]
-        end_rank = s == 3 and p <= 13
-        if p == 14:
-            for wj in range(self.wmax - w + 1):
-                nr = row[kept + wj]
-                if nr < 0:
-                    continue
-                nkey = base | (nr << shift) | ((w + wj) << _W_SHIFT) | (f << _F_SHIFT)
-                self.path.append((0, 0, wj, 0, 0))
-                got = self._go(li + 1, nkey, val)
-                if got is not None:
-                    return got
-                self.path.pop()
-        else:
-            for cards0, pts, freed, u, r in self.opts[li]:
-                nv = val + pts
-                if nv < floor:
-                    continue
-                nf = f + freed
-                kept_bits = (kept + r) << 7
-                for wj in range(self.wmax - w + 1):
-                    cards = cards0 + wj
-                    nw = w + wj
-                    for g in range(cards + 1):
-                        nr = row[cards - g]
-                        if nr < 0:
-                            continue
-                        nsg, nmg = sg + g, max(mg, g)
-                        if end_rank:
-                            if not groups_feasible(nsg, nmg):
-                                continue
-                            nsg = nmg = 0
-                        nkey = (
-                            base
-                            | ((nr | kept_bits) << shift)
-                            | (nw << _W_SHIFT)
-                            | (nf << _F_SHIFT)
-                            | (nsg << _SG_SHIFT)
-                            | (nmg << _MG_SHIFT)
-                        )
-                        self.path.append((u, r, wj, g, freed))
-                        got = self._go(li + 1, nkey, nv)
-                        if got is not None:
-                            return got
-                        self.path.pop()
+        base += key & (3 << _F_SHIFT)  # the freed jokers so far; a child adds its own
+        floor = self.need - self.rem_after[li] - val
+        path = self.path
+        for bits, pts, step in kids:
+            if pts < floor:
+                continue
+            path.append(step)
+            got = self._go(li + 1, base + bits, val + pts)  # fields apart: + is |, F adds
+            if got is not None:
+                return got
+            path.pop()
         # nothing below reached ``need``: what is still to come from here is less
         most = self.need - val - 1
         if most < self.bound.get((li, key), most + 1):
