@@ -21,10 +21,18 @@ def game_updated(game_id, version, movers=None):
     layer = get_channel_layer()
     if layer is None:
         return
-    send = async_to_sync(layer.group_send)
-    send(game_group(game_id), {"type": "game.updated", "game_id": game_id, "version": version})
     if movers is None:
         movers = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+    messages = [
+        (game_group(game_id), {"type": "game.updated", "game_id": game_id, "version": version})
+    ]
     # Their headers show how many games await their move.
-    for user_id in movers:
-        send(user_group(user_id), {"type": "moves.changed"})
+    messages += [(user_group(user_id), {"type": "moves.changed"}) for user_id in movers]
+    # One hop into the event loop for all of them: each async_to_sync costs a thread
+    # switch, and this runs after every move.
+    async_to_sync(_send_all)(layer, messages)
+
+
+async def _send_all(layer, messages):
+    for group, message in messages:
+        await layer.group_send(group, message)
