@@ -439,26 +439,29 @@ def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]
             runs, kept = field & 127, field >> 7
             row = RUN_NEXT[runs]
             best = [_DEAD] * (wmax + 1)
-            for b in range(wmax + 1):
-                top = _DEAD
-                if p == 14:
-                    for wj in range(b + 1):
-                        nr = row[kept + wj]
-                        if nr >= 0:
-                            top = max(top, later[nr][b - wj])
-                else:
-                    opts, gmax = steps[p]
-                    for cards0, pts, r in opts:
-                        kb = (kept + r) << 7
-                        for wj in range(b + 1):
-                            cards = cards0 + wj
-                            for g in range(min(cards, gmax) + 1):
-                                nr = row[cards - g]
-                                if nr >= 0:
-                                    v = later[nr | kb][b - wj]
-                                    if v > _DEAD and v + pts > top:
-                                        top = v + pts
-                best[b] = top
+            if p == 14:
+                for wj in range(wmax + 1):
+                    nr = row[kept + wj]
+                    if nr >= 0:
+                        lv = later[nr]
+                        for b in range(wj, wmax + 1):
+                            if lv[b - wj] > best[b]:
+                                best[b] = lv[b - wj]
+            else:
+                opts, gmax = steps[p]
+                for cards0, pts, r in opts:
+                    kb = (kept + r) << 7
+                    for wj in range(wmax + 1):
+                        cards = cards0 + wj
+                        for g in range(min(cards, gmax) + 1):
+                            nr = row[cards - g]
+                            if nr < 0:
+                                continue
+                            lv = later[nr | kb]
+                            for b in range(wj, wmax + 1):
+                                v = lv[b - wj]
+                                if v > _DEAD and v + pts > best[b]:
+                                    best[b] = v + pts
             here[field] = best
     return out
 
