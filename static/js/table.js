@@ -60,6 +60,7 @@
 (function () {
   var lastTap = null;
   var anchor = null;
+  var over = false;  // whether the page showed a finished game before this frame
 
   function meldOf(el) {
     return el && el.closest ? el.closest(".meld, #btn-new-meld") : null;
@@ -95,9 +96,17 @@
     if (lastTap && Date.now() - lastTap.at < 8000) { el = document.getElementById(lastTap.id); }
     if (!el) { el = firstInView(); }
     anchor = el && el.id ? {id: el.id, top: el.getBoundingClientRect().top} : null;
+    over = !!document.querySelector("#final:not([hidden])");
   }
 
   function restore() {
+    var final = document.querySelector("#final:not([hidden])");
+    if (final && !over) {
+      // The game just ended: its result is the news, not the table.
+      anchor = null;
+      final.scrollIntoView({block: "start"});
+      return;
+    }
     if (!anchor) { return; }
     var el = document.getElementById(anchor.id);
     if (el) {
