@@ -97,14 +97,20 @@ def best_played(pos: Position, keep_jokers: bool = False) -> int:
     rows.append(some)
     lb.append(1)
     ub.append(np.inf)
+    # HiGHS's presolve (scipy 1.15.3) answered two of 7,000 proof positions wrongly: a
+    # "optimal" x with melds used -1 times (outside its bounds), and an optimum below an
+    # arrangement the engine accepts; without it both agree with the solver.
     res = milp(
         c,
         constraints=LinearConstraint(np.array(rows), lb, ub),
         integrality=np.ones(nx),
         bounds=Bounds(lo, hi),
+        options={"presolve": False},
     )
     if res.status == 2:  # infeasible: no meld
         return 0
     if res.status != 0:
         raise RuntimeError(f"HiGHS did not finish: {res.message}")
+    if np.any(res.x < lo - 1e-6) or np.any(res.x > hi + 1e-6):
+        raise RuntimeError("HiGHS answered outside the variables' bounds.")
     return round(-res.fun)
