@@ -2,9 +2,9 @@
 engine and accepted; every proven optimum equals the integer program's (the second
 method, bench/solver_ilp.py, HiGHS), every proven "no meld" is confirmed by it.
 
-A small sample, to keep the default lane quick (about 5 s): the larger check is the
-proof script, ``python -m bench.solver_proof --positions 200 --jobs 1`` (10,000 by
-default), which runs the same assertions without a time limit."""
+A small sample (60 positions), to keep the default lane quick (a few seconds): the
+larger check is the proof script, ``python -m bench.solver_proof --positions 200
+--jobs 1`` (10,000 by default), which runs the same assertions without a time limit."""
 
 import random
 
@@ -16,7 +16,7 @@ from rummy.solver import solve
 from rummy.solver.samples import play_positions
 
 CHUNKS = 2
-PER_CHUNK = 12
+PER_CHUNK = 30
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
