@@ -10,6 +10,8 @@ must stay within 8 px of where it was, and any message must be inside the viewpo
 
 import json
 import statistics
+import subprocess
+import uuid
 
 import pytest
 
@@ -19,7 +21,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     Page = expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import CHROMIUM_ARGS  # noqa: F401 (documents the launch flags used)
+from tests.e2e.conftest import ROOT, SOCKET_PROBE, _python
 
 pytestmark = pytest.mark.e2e
 
@@ -66,11 +68,6 @@ FRAME_LOG = """
 
 @pytest.fixture(scope="module")
 def tables(server_env):
-    import subprocess
-    import uuid
-
-    from tests.e2e.conftest import ROOT, _python
-
     tag = uuid.uuid4().hex[:6]
     done = subprocess.run(
         [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, tag],
@@ -94,8 +91,6 @@ def open_table(browser, server, request, name, username, game_id, size=None, lan
     context = browser.new_context(base_url=server, locale=lang, **options)
     context.set_default_timeout(10_000)
     context.add_cookies([{"name": "django_language", "value": lang, "url": server}])
-    from tests.e2e.conftest import SOCKET_PROBE
-
     context.add_init_script(SOCKET_PROBE)
     context.add_init_script(FRAME_LOG)
     request.node.e2e_pages = getattr(request.node, "e2e_pages", {})
@@ -155,7 +150,7 @@ def tap(page, selector, measure=None, expect_message=False):
     before = box(page, measure)
     frames = page.evaluate("() => window.__e2e.frames")
     x, y = target["x"] + target["w"] / 2, target["y"] + target["h"] / 2
-    if page.context.pages and viewport(page)["w"] < 700:
+    if viewport(page)["w"] < 700:  # a phone: a touch
         page.touchscreen.tap(x, y)
     else:
         page.mouse.click(x, y)
