@@ -137,9 +137,6 @@ def _render(template, ctx):
     return render_to_string(template, ctx)
 
 
-NO_FLASH = '<div id="flash" class="flash" role="alert" aria-live="assertive"' + OOB + "></div>"
-
-
 def _rows(players):
     return tuple(tuple(sorted(p.items())) for p in players)
 
@@ -173,7 +170,12 @@ def build_frames(ctx) -> Frames:
     """Render every part of the view for ``ctx`` (presenters.table_context), then the
     form that holds them."""
     version = ctx["version"]
-    flash = _render("rummy/_flash.html", ctx) if ctx["flash"] else NO_FLASH
+    # The empty message area is the same for everyone: rendered once, from its template.
+    flash = (
+        _render("rummy/_flash.html", ctx)
+        if ctx["flash"]
+        else fragment("rummy/_flash.html", (), lambda: {"flash": None})
+    )
     if ctx.get("view") is None:
         kind = "open"
         parts: tuple[Part, ...] = (
