@@ -145,7 +145,21 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ["name", "starts_on", "ends_on", "target_score", "knock_limit", "turn_seconds"]
+        fields = [
+            "name",
+            "starts_on",
+            "ends_on",
+            "target_score",
+            "knock_limit",
+            "turn_seconds",
+            "hints_allowed",
+        ]
+        help_texts = {
+            "hints_allowed": _(
+                "Players may ask for a hint on their turn: the best meld for their hand "
+                "is laid out for them, and the game's record says they used one."
+            ),
+        }
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),

@@ -223,6 +223,9 @@ class Season(models.Model):
     turn_seconds = models.PositiveIntegerField(
         _("time for a turn"), choices=TURN_LIMIT_CHOICES, default=DEFAULT_TURN_SECONDS
     )
+    # Off by default: in a league game a hint is the solver's help, which not every
+    # league wants to count towards its standings (issue 14). Practice games always allow.
+    hints_allowed = models.BooleanField(_("hints allowed"), default=False)
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     # Frozen at close: the standings as they stood, and the champion(s).

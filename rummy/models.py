@@ -141,6 +141,9 @@ class Move(models.Model):
         DEAL = "deal", _("Deal")
         END_EARLY = "end_early", _("Ended early")
         VOID = "void", _("Voided")
+        # The player asked the solver for a hint (issue 14): logged so that the record
+        # says so; it changes no state (``rummy.play.replay`` skips it).
+        HINT = "hint", _("Hint")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

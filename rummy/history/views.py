@@ -18,6 +18,7 @@ from leagues.access import can_view_league, require_league_admin
 from leagues.models import Season
 from rummy import play
 from rummy.history import exports
+from rummy.history.hints_used import hints_used
 from rummy.history.sheet import score_sheet
 from rummy.history.viewer import NoSuchStep, deals_of, parse_position, replay_step
 from rummy.models import Game
@@ -36,13 +37,12 @@ def _refused(request, game, message, status):
 def record(request, game_id):
     """The score sheet (running or finished games)."""
     game = get_game_for_viewer(request.user, game_id)
-    dealers = dict(deals_of_rounds(game))
-    context = {"game": game, "sheet": score_sheet(game, list(game.rounds.all()), dealers)}
+    deals = deals_of(game)
+    dealers = {d.round_no: d.dealer for d in deals}
+    sheet = score_sheet(game, list(game.rounds.all()), dealers)
+    names = {p.number: p.name for p in sheet["players"]}
+    context = {"game": game, "sheet": sheet, "hints": hints_used(game, deals, names)}
     return render(request, "history/record.html", context)
-
-
-def deals_of_rounds(game):
-    return ((d.round_no, d.dealer) for d in deals_of(game))
 
 
 @login_required

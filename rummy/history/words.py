@@ -109,6 +109,8 @@ def _move_sentence(step, names, shows_hand):
         return _("%(name)s passed.") % {"name": name}
     if move.kind == Move.Kind.TIMEOUT:
         return _timeout_sentence(name, before, after, move.seat)
+    if move.kind == Move.Kind.HINT:
+        return _("%(name)s asked for a hint.") % {"name": name}
     if move.kind == Move.Kind.END_EARLY:
         return _("A league admin ended the game early.")
     return _("A league admin voided the game.")

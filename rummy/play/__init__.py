@@ -3,8 +3,9 @@
 Every action is one function, each a transaction that locks the game, checks the
 version the client acted on and logs its move (``store``): seating before the game
 (``seating``), the turn and what follows it (``turns``), the arrangement editor's
-draft (``drafts``). ``replay`` rebuilds a game from its log; ``wording`` words the
-engine's refusals; ``broadcast`` tells open pages after commit. Callers outside this
+draft (``drafts``), the solver's hint laid out in it (``hints``). ``replay`` rebuilds
+a game from its log; ``wording`` words the engine's refusals; ``broadcast`` tells open
+pages after commit. Callers outside this
 package use the names below, never ``store``.
 """
 
@@ -20,12 +21,14 @@ from rummy.play.drafts import (
 )
 from rummy.play.drafts import play as play_draft
 from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused, StaleVersion
+from rummy.play.hints import Advice, hint, hints_allowed
 from rummy.play.seating import leave_seat, open_table, start_game, take_seat
 from rummy.play.store import parse_version, seat_of
 from rummy.play.turns import act, draw, end_early, knock, meld, pass_turn, timeout, void_game
 
 __all__ = [
     "ActionRefused",
+    "Advice",
     "NotAllowed",
     "Result",
     "RuleRefused",
@@ -35,6 +38,8 @@ __all__ = [
     "declare_joker",
     "draw",
     "end_early",
+    "hint",
+    "hints_allowed",
     "knock",
     "leave_seat",
     "meld",

@@ -93,6 +93,16 @@ def _save(draft, data):
     return draft
 
 
+def load(game, seat_number, table, hand):
+    """Lay out an arrangement (a hint's meld, ``rummy.play.hints``) in the seat's draft
+    at the game's current version, as if the player had made it: the editor then shows
+    it and "Play" plays it. The caller holds the game's lock."""
+    data = _tidy({"table": table, "hand": hand, "selected": []})
+    Draft.objects.update_or_create(
+        game=game, seat=seat_number, defaults={"base_version": game.version, "data": data}
+    )
+
+
 # --- The edits ---------------------------------------------------------------------------
 
 

@@ -39,6 +39,8 @@ def apply_move(state, move):
         return engine.play_timeout(state, move.seat)
     if move.kind == Move.Kind.END_EARLY:
         return engine.end_early(state)
+    if move.kind == Move.Kind.HINT:
+        return state  # a hint only loads the player's draft: the game is as it was
     if move.kind == Move.Kind.VOID:
         return state  # voided by a league admin: the state stays as it was, counting for nothing
     return engine.apply_action(state, move.seat, move.payload)

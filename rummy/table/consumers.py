@@ -294,7 +294,11 @@ class GameConsumer(GuardedConsumer):
         except play.ActionRefused as refusal:
             await self._send_flash(refusal.message)
             return
-        if not outcome.game_changed:
+        if outcome.flash:
+            # Words for this player alone (a hint): their view now, with the words, so
+            # that the broadcast of this version, which would clear them, is not sent.
+            await self._send_view(flash=outcome.flash)
+        elif not outcome.game_changed:
             # A draft edit is private to the player: answer this page only.
             await self._send_view()
         # Otherwise everyone, this page too, gets the new view through game.updated, and

@@ -7,10 +7,11 @@ the two paths cannot drift apart, and both end in the write path (``rummy.play``
 
 Action values: ``draw knock pass`` (turn, R3/R6/R8), ``sit leave start`` (seating),
 ``meld close reset new_meld to_hand play play_knock`` (the editor), ``select:<ref>``,
-``move:<meld>``, ``declare:<ref>:<card>``.
+``move:<meld>``, ``declare:<ref>:<card>``, and ``hint`` (the solver's best meld, laid out
+in the draft; issue 14).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
@@ -34,6 +35,8 @@ class Outcome:
     # The game as the write path saved it, seats and users loaded (turn actions and
     # "Play"): the page renders from it without reading the game again.
     game: Game | None = None
+    # What to tell the acting player alone (a hint's advice), in the message area.
+    flash: str | None = None
 
 
 def _field(data, name, required=True):
@@ -63,6 +66,9 @@ def perform(game_id, user, data) -> Outcome:
         result = SEATING[name](game_id, user, version)
         deleted = not type(result.game).objects.filter(pk=result.game.pk).exists()
         return Outcome(game_changed=True, game_deleted=deleted, version=result.version)
+    if name == "hint":
+        result = play.hint(game_id, user, version)
+        return replace(_saved(result), flash=result.message)
     if name in ("play", "play_knock"):
         return _saved(play.play_draft(game_id, user, version, knock=name == "play_knock"))
     if name in DRAFT_ACTIONS:

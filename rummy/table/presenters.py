@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rummy import engine
 from rummy.clock.text import turn_clock
 from rummy.models import Game
-from rummy.play import drafts
+from rummy.play import drafts, hints_allowed
 from rummy.play.wording import meld_problem_message
 from rummy.table import memory
 
@@ -153,6 +153,8 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         can_play_knock=draft is not None
         and seat_number is not None
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
+        # The Hint control (issue 14): the game's rule, read from the loaded season.
+        hints_on=hints_allowed(game),
         last_round_html=_last_round_html(game, view, names),
         final=view.game_over,
     )

@@ -211,7 +211,7 @@ def build_frames(ctx) -> Frames:
         else:
             controls = fragment(
                 "rummy/_controls.html",
-                (pk, tuple(ctx["legal"]), ctx["is_player"], ctx["final"]),
+                (pk, tuple(ctx["legal"]), ctx["is_player"], ctx["final"], ctx["hints_on"]),
                 lambda: ctx,
             )
         named = {

@@ -79,11 +79,13 @@ def act(request, game_id):
         messages.info(request, _("You left the table; it is closed."))
         return redirect(game.league)
     if not request.htmx:
+        if outcome.flash:
+            messages.info(request, outcome.flash)
         return redirect(game)
     # The game as just saved (the dispatcher remembered it for the sockets); a draft
     # edit (no new version) or a seating change reads it afresh.
     game = outcome.game or get_game_for_viewer(request.user, game_id)
-    return _render_table(request, game)
+    return _render_table(request, game, flash=outcome.flash)
 
 
 @login_required

@@ -1,0 +1,270 @@
+"""Hints (issue 14): the solver's best meld for the player to move, laid out in their
+draft, logged as a move, refused like any other action, and solved from the seat's view
+only."""
+
+import threading
+
+import pytest
+from django.urls import reverse
+
+from rummy import engine, play
+from rummy.models import Draft, Game, Move
+from rummy.play import hints
+from rummy.solver import Position
+from tests.factories import make_season
+from tests.rummy.conftest import set_state, start_two
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+
+# Alice (seat 0) has drawn. The best meld: 10H JH on the table's sequence and 2C 2D 2S
+# as a group, leaving KC (10 points, R7.1).
+ALICE = "10H JH 2C 2D 2S KC"
+BOB = "3C 4C 9D 9S QD"
+TABLE = ["7H 8H 9H"]
+
+
+def position(alice=ALICE, table=TABLE, drawn=1):
+    return engine.position([alice, BOB], table=table, stock="QC QS 5D 6D", drawn=drawn)
+
+
+@pytest.fixture
+def hinting(league, cast):
+    """A two-player game in a season that allows hints; Alice has drawn."""
+    make_season(league, hints_allowed=True)
+    return set_state(start_two(league, cast), position())
+
+
+def post(client, game, action="hint", version=None, headers=HX):
+    game.refresh_from_db()
+    return client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": action, "version": game.version if version is None else version},
+        headers=headers,
+    )
+
+
+def test_hint_lays_out_a_meld_the_engine_accepts_when_played(client, cast, hinting):
+    client.force_login(cast.alice)
+    response = post(client, hinting)
+    html = response.content.decode()
+    assert response.status_code == 200, html[:400]
+    # The editor is open with the hint's arrangement, and the words say what it leaves.
+    assert 'id="btn-play"' in html
+    draft = Draft.objects.get(game=hinting, seat=0)
+    hinting.refresh_from_db()
+    assert draft.base_version == hinting.version
+    assert "Hint: the best meld leaves 10 points in your hand" in html
+    assert 'class="message"' in html  # advice, not styled as an error
+    # Every card of the hint is one Alice holds or one of the table (nobody else's).
+    before = engine.parse_cards(ALICE + " " + " ".join(TABLE))
+    shown = [c for m in draft.data["table"] for c in m] + draft.data["hand"]
+    assert sorted(engine.Card.parse(c).physical.pcode for c in shown) == sorted(
+        c.pcode for c in before
+    )
+    # One tap on Play plays it: the engine accepts it, and Alice keeps only the king.
+    response = post(client, hinting, "play")
+    assert response.status_code == 200, response.content.decode()[:400]
+    hinting.refresh_from_db()
+    assert [str(c) for c in hinting.engine_state().hands[0]] == ["KC"]
+    assert hinting.moves.filter(kind=Move.Kind.MELD).count() == 1
+
+
+def test_hint_says_when_no_meld_exists(client, cast, league):
+    make_season(league, hints_allowed=True)
+    game = set_state(start_two(league, cast), position(alice="2C 5D KS", table=[]))
+    client.force_login(cast.alice)
+    html = post(client, game).content.decode()
+    assert "Hint: no meld is possible with your hand and this table." in html
+    assert not Draft.objects.filter(game=game).exists()
+    # Still recorded: the player was told something about their position.
+    hint = game.moves.get(kind=Move.Kind.HINT)
+    assert hint.payload["found"] is False and hint.seat == 0
+
+
+def test_hint_is_logged_as_a_move_that_changes_no_state(client, cast, hinting):
+    client.force_login(cast.alice)
+    before = hinting.engine_state().to_dict()
+    version = hinting.version
+    post(client, hinting)
+    hinting.refresh_from_db()
+    assert hinting.version == version + 1
+    hint = hinting.moves.get(seq=version + 1)
+    assert (hint.kind, hint.seat, hint.user) == (Move.Kind.HINT, 0, cast.alice)
+    assert hint.payload == {"do": "hint", "found": True, "count": 10, "proven": True}
+    assert hinting.engine_state().to_dict() == before
+    assert hinting.to_move == cast.alice
+
+
+def test_hint_is_refused_when_it_is_not_your_turn(client, cast, hinting):
+    client.force_login(cast.bob)
+    response = post(client, hinting)
+    assert response.status_code == 403
+    assert "It is not your turn." in response.content.decode()
+    assert not hinting.moves.filter(kind=Move.Kind.HINT).exists()
+
+
+@pytest.mark.parametrize("who", ["carol", "dave"])
+def test_hint_is_refused_to_anyone_not_at_the_table(client, cast, hinting, who):
+    client.force_login(cast[who])
+    response = post(client, hinting)
+    # Carol watches (a member): forbidden; Dave may not even see the game: 404.
+    assert response.status_code == (403 if who == "carol" else 404)
+    assert not hinting.moves.filter(kind=Move.Kind.HINT).exists()
+    assert not Draft.objects.exists()
+
+
+def test_hint_needs_a_login(client, hinting):
+    response = post(client, hinting)
+    assert response.status_code == 302 and "/login" in response["Location"]
+    assert not hinting.moves.filter(kind=Move.Kind.HINT).exists()
+
+
+def test_hint_is_refused_in_a_season_without_hints(client, cast, league):
+    make_season(league)  # the default: off
+    game = set_state(start_two(league, cast), position())
+    client.force_login(cast.alice)
+    html = post(client, game).content.decode()
+    assert 'id="btn-hint"' not in html
+    response = post(client, game)
+    assert response.status_code == 403
+    assert "Hints are not allowed in this game." in response.content.decode()
+    assert not game.moves.filter(kind=Move.Kind.HINT).exists()
+
+
+def test_a_game_outside_any_season_has_no_hints(cast, league):
+    game = start_two(league, cast)
+    assert game.season is None and not hints.hints_allowed(game)
+
+
+def test_hint_is_refused_on_a_stale_version(client, cast, hinting):
+    client.force_login(cast.alice)
+    response = post(client, hinting, version=hinting.version - 1)
+    assert response.status_code == 409
+    assert not hinting.moves.filter(kind=Move.Kind.HINT).exists()
+
+
+def test_hint_is_refused_before_the_draw(client, cast, league):
+    make_season(league, hints_allowed=True)
+    game = set_state(start_two(league, cast), position(drawn=0))
+    client.force_login(cast.alice)
+    html = post(client, game, "meld").content.decode()
+    assert 'id="btn-hint"' not in html
+    response = post(client, game)
+    assert response.status_code == 400
+    assert "Draw a card first" in response.content.decode()
+
+
+@pytest.mark.parametrize("version", ["", "abc", "-1", "9" * 70])
+def test_hint_with_a_bad_version_changes_nothing(client, cast, hinting, version):
+    client.force_login(cast.alice)
+    response = client.post(
+        reverse("rummy:act", args=[hinting.pk]), {"action": "hint", "version": version}, headers=HX
+    )
+    assert response.status_code == 400
+    assert not hinting.moves.filter(kind=Move.Kind.HINT).exists()
+
+
+def test_hint_control_shows_on_your_turn_after_the_draw(client, cast, hinting):
+    client.force_login(cast.alice)
+    html = client.get(reverse("rummy:table", args=[hinting.pk])).content.decode()
+    assert 'id="btn-hint"' in html
+    client.force_login(cast.bob)
+    html = client.get(reverse("rummy:table", args=[hinting.pk])).content.decode()
+    assert 'id="btn-hint"' not in html
+
+
+def test_hint_without_javascript_redirects_with_its_words(client, cast, hinting):
+    client.force_login(cast.alice)
+    response = post(client, hinting, headers={})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "Hint: the best meld leaves 10 points" in page
+    assert 'id="btn-play"' in page  # the editor, with the hint laid out
+
+
+def test_the_solver_reads_only_the_seats_view(cast, hinting, monkeypatch):
+    """The solver entry is given a Position: it holds Alice's hand and the table, and
+    no card of Bob's hand or of the stock."""
+    seen = []
+    real = hints.solve
+
+    def spy(pos, *args, **kwargs):
+        seen.append(pos)
+        return real(pos, *args, **kwargs)
+
+    monkeypatch.setattr(hints, "solve", spy)
+    play.hint(hinting.pk, cast.alice, hinting.version)
+    (pos,) = seen
+    assert isinstance(pos, Position)
+    assert sorted(str(c) for c in pos.hand) == sorted(ALICE.split())
+    assert [" ".join(str(c) for c in m) for m in pos.table] == TABLE
+    others = set(BOB.split()) | {"QC", "QS", "5D", "6D"}
+    assert not others & {str(c) for c in pos.hand}
+
+
+def test_the_hint_is_shown_in_the_record_and_the_replay(client, cast, hinting):
+    client.force_login(cast.alice)
+    post(client, hinting)
+    seq = hinting.moves.get(kind=Move.Kind.HINT).seq
+    client.force_login(cast.carol)  # a member watching sees that a hint was used
+    html = client.get(reverse("rummy:record", args=[hinting.pk])).content.decode()
+    assert 'id="hints-used"' in html and "Round 1: Alice used a hint." in html
+    replay = client.get(reverse("rummy:replay", args=[hinting.pk]) + f"?at={seq}")
+    assert "Alice asked for a hint." in replay.content.decode()
+
+
+def test_a_record_without_hints_has_no_hints_section(client, cast, hinting):
+    client.force_login(cast.alice)
+    html = client.get(reverse("rummy:record", args=[hinting.pk])).content.decode()
+    assert 'id="hints-used"' not in html
+
+
+def test_a_second_hint_on_the_same_version_is_stale(cast, hinting):
+    version = hinting.version
+    play.hint(hinting.pk, cast.alice, version)
+    with pytest.raises(play.StaleVersion):
+        play.hint(hinting.pk, cast.alice, version)
+    assert Game.objects.get(pk=hinting.pk).moves.filter(kind=Move.Kind.HINT).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_hint_many_times_at_once_records_one(client, cast, league):
+    """Eight identical hint POSTs at once: one is recorded, the others are told the
+    table changed (409); none fails."""
+    from django.db import connections
+    from django.test import Client
+
+    make_season(league, hints_allowed=True)
+    game = set_state(start_two(league, cast), position())
+    version = game.version
+    clients = []
+    for _ in range(8):
+        c = Client()
+        c.force_login(cast.alice)
+        clients.append(c)
+    barrier = threading.Barrier(len(clients))
+    statuses = []
+
+    def submit(c):
+        try:
+            barrier.wait()
+            response = c.post(
+                reverse("rummy:act", args=[game.pk]),
+                {"action": "hint", "version": version},
+                headers=HX,
+            )
+            statuses.append(response.status_code)
+        except Exception as error:
+            statuses.append(repr(error))
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200] + [409] * 7
+    assert Move.objects.filter(game=game, kind=Move.Kind.HINT).count() == 1
