@@ -1,11 +1,13 @@
 """The background pass (``manage.py run_clock``, every ``CLOCK_INTERVAL`` seconds): the
 work that happens later, never inside a person's request. First the turn clock plays the
 turns whose deadline passed, then the emails of what changed since the last pass go out
-(moves never send email themselves). Each step logs its own failures."""
+(moves never send email themselves), and last the review of finished games' turns
+(``rummy.history.review``), bounded by its time budget. Each step logs its own failures."""
 
 from django.utils import timezone
 
 from rummy.clock import deadlines
+from rummy.history import review
 from rummy.notifications import emails
 
 
@@ -14,4 +16,7 @@ def background_pass(now=None) -> int:
     now = now or timezone.now()
     played = deadlines.tick(now)
     emails.clock_pass(now)
+    # Last, and within its own time budget: the review of finished games (missed plays)
+    # is the least urgent work and may take several passes for a long game.
+    review.review_pass()
     return played

@@ -269,3 +269,52 @@ class Notice(models.Model):
 
     def __str__(self):
         return f"{self.kind} to {self.user_id} about game {self.game_id}"
+
+
+class GameReview(models.Model):
+    """A finished game whose turns have all been reviewed (``rummy.history.review``):
+    the background pass looks for finished games without one. ``failed``: the log did
+    not replay, so the game is left alone rather than retried on every pass."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    done_at = models.DateTimeField(auto_now_add=True)
+    failed = models.BooleanField(default=False)
+
+    def __str__(self):
+        return f"review of game {self.game_id}"
+
+
+class TurnReview(models.Model):
+    """One turn position of a finished game, solved after the game (issue 14): what the
+    player chose (``count_left``, the hand's count after it, R7.1) against the best meld
+    the solver finds. ``seq`` is the move the player chose there (a meld, or a draw,
+    knock or pass that declined to meld). The hand and the table are those the seat saw
+    then; once the game is over every hand is shown in its replay anyway."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turn_reviews")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    round_no = models.PositiveIntegerField()
+    kind = models.CharField(max_length=12, choices=Move.Kind.choices)
+    # In notation: the hand (one token per card) and the table (one string per meld).
+    hand = models.JSONField()
+    table = models.JSONField()
+    count_left = models.PositiveIntegerField()
+    best_count = models.PositiveIntegerField()
+    # The solver's whole table after its meld, and the hand cards it plays; None and []
+    # when no meld exists.
+    best_table = models.JSONField(null=True)
+    best_played = models.JSONField(default=list)
+    proven = models.BooleanField()
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="one_review_per_move")]
+
+    def __str__(self):
+        return f"review of {self.game_id}#{self.seq}"
+
+    @property
+    def missed(self):
+        """A better meld existed than what the player chose."""
+        return self.best_table is not None and self.best_count < self.count_left

@@ -19,6 +19,7 @@ from leagues.models import Season
 from rummy import play
 from rummy.history import exports
 from rummy.history.hints_used import hints_used
+from rummy.history.missed import missed_plays
 from rummy.history.sheet import score_sheet
 from rummy.history.viewer import NoSuchStep, deals_of, parse_position, replay_step
 from rummy.models import Game
@@ -41,7 +42,13 @@ def record(request, game_id):
     dealers = {d.round_no: d.dealer for d in deals}
     sheet = score_sheet(game, list(game.rounds.all()), dealers)
     names = {p.number: p.name for p in sheet["players"]}
-    context = {"game": game, "sheet": sheet, "hints": hints_used(game, deals, names)}
+    context = {
+        "game": game,
+        "sheet": sheet,
+        "hints": hints_used(game, deals, names),
+        # Stored by the background pass; read here, never solved (rummy.history.review).
+        "missed": missed_plays(game),
+    }
     return render(request, "history/record.html", context)
 
 
