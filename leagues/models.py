@@ -15,6 +15,8 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from leagues import quiet
+
 # The rule book's defaults (R10) come from the pure engine, the one place they are set.
 from rummy.engine import DEFAULT_SETTINGS as DEFAULT_RULES
 
@@ -64,6 +66,27 @@ class User(AbstractUser):
     time_zone = models.CharField(
         _("time zone"), max_length=64, blank=True, validators=[validate_time_zone]
     )
+    # Quiet hours (``leagues.quiet``): wall times in ``zone``, both set or both empty.
+    quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
+    quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+
+    # The stubs do not declare the inner Meta that Django documents inheriting from.
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # see the line above
+        constraints = [
+            # Half a window, or one that ends where it starts, means nothing: the
+            # settings form says so in words; this keeps any other writer honest.
+            models.CheckConstraint(
+                condition=models.Q(quiet_start__isnull=True, quiet_end__isnull=True)
+                | (
+                    models.Q(quiet_start__isnull=False, quiet_end__isnull=False)
+                    & ~models.Q(quiet_start=models.F("quiet_end"))
+                ),
+                name="user_quiet_hours_whole",
+                violation_error_message=_(
+                    "Quiet hours need a start and a different end, or neither."
+                ),
+            )
+        ]
 
     def __str__(self):
         return self.display_name or self.username
@@ -83,6 +106,13 @@ class User(AbstractUser):
         if is_time_zone(self.time_zone):
             return zoneinfo.ZoneInfo(self.time_zone)
         return timezone.get_default_timezone()
+
+    def quiet_until(self, now):
+        """The aware end (in the player's zone) of the quiet window ``now`` falls in,
+        else None: also when the player has no quiet hours."""
+        if self.quiet_start is None or self.quiet_end is None:
+            return None
+        return quiet.quiet_until(self.quiet_start, self.quiet_end, self.zone, now)
 
 
 @contextmanager

@@ -63,10 +63,26 @@ class LocaleForm(forms.ModelForm):
         required=False,
     )
     time_zone = forms.ChoiceField(label=gettext_lazy("Time zone"), required=False)
+    quiet_start = forms.TimeField(
+        label=gettext_lazy("Quiet hours from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        error_messages={"invalid": gettext_lazy("Enter a time such as 22:00.")},
+    )
+    quiet_end = forms.TimeField(
+        label=gettext_lazy("Quiet hours until"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        error_messages={"invalid": gettext_lazy("Enter a time such as 08:00.")},
+        help_text=gettext_lazy(
+            "In your time zone; a window may run past midnight, such as 22:00 to 08:00. "
+            "Leave both empty for none."
+        ),
+    )
 
     class Meta:
         model = User
-        fields = ["language", "time_zone"]
+        fields = ["language", "time_zone", "quiet_start", "quiet_end"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -85,6 +101,28 @@ class LocaleForm(forms.ModelForm):
     def clean_time_zone(self):
         return self.cleaned_data["time_zone"] or self.instance.time_zone
 
+    def clean(self):
+        cleaned = super().clean()
+        if "quiet_start" not in self.data and "quiet_end" not in self.data:
+            # Left out of the post (an older page): keep the quiet hours as they are.
+            cleaned["quiet_start"] = self.instance.quiet_start
+            cleaned["quiet_end"] = self.instance.quiet_end
+            return cleaned
+        if self.has_error("quiet_start") or self.has_error("quiet_end"):
+            return cleaned
+        start, end = cleaned.get("quiet_start"), cleaned.get("quiet_end")
+        if (start is None) != (end is None):
+            missing = "quiet_start" if start is None else "quiet_end"
+            self.add_error(
+                missing,
+                _("Give both the start and the end of your quiet hours, or leave both empty."),
+            )
+        elif start is not None and start == end:
+            self.add_error(
+                "quiet_end", _("Quiet hours must end at a different time than they start.")
+            )
+        return cleaned
+
 
 def _bad_token(request, refusal):
     return render(request, "notifications/bad_token.html", {"problem": refusal.message}, status=400)
@@ -97,7 +135,9 @@ def settings_page(request):
     form = PrefsForm(request.POST or None, instance=choices)
     locale_form = LocaleForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid() and locale_form.is_valid():
-        form.save()
+        # Not form.save(): for a player who never chose, two saves at once would both
+        # insert the row, and the second would fail (a 500).
+        NotificationPrefs.objects.update_or_create(user=request.user, defaults=form.cleaned_data)
         user = locale_form.save()
         # This page answers in the new language at once; UserLocale (config.middleware)
         # sets this browser's language cookie to it.
