@@ -8,6 +8,7 @@ from django.utils.cache import patch_cache_control
 from leagues.views.accounts import profile
 from rummy.guide.views import how_to_play
 from rummy.lobby.views import home
+from rummy.pwa import views as pwa
 
 
 def healthz(request):
@@ -29,6 +30,10 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The site as an app (rummy.pwa): the worker must sit at the root to control every page.
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service_worker"),
+    path("offline/", pwa.offline, name="offline"),
     path("", home, name="home"),
     path("how-to-play/", how_to_play, name="how_to_play"),
     path("accounts/", include("leagues.account_urls")),

@@ -4,6 +4,7 @@ whatever the page links) answers with the icon instead of a 404."""
 
 import re
 import struct
+import zlib
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ PNG_SIZES = {
     "icon-512.png": (512, 512),
     "icon-maskable-512.png": (512, 512),
     "apple-touch-icon.png": (180, 180),
+    "badge-96.png": (96, 96),
 }
 
 
@@ -65,3 +67,22 @@ def test_favicon_ico_is_not_a_404(client):
     assert answer.status_code == 302
     assert answer["Location"] == static("icons/favicon.ico")
     assert "max-age=86400" in answer["Cache-Control"]
+
+
+def test_notification_badge_is_a_white_shape_on_transparency():
+    # Android draws a notification's badge from its alpha channel alone: an opaque badge
+    # would be a plain white square. Colour type 6 is RGBA; every pixel is white.
+    data = (ICONS / "badge-96.png").read_bytes()
+    assert data[25] == 6
+    start = data.index(b"IDAT")
+    (length,) = struct.unpack(">I", data[start - 4 : start])
+    raw = zlib.decompress(data[start + 4 : start + 4 + length])
+    stride = 1 + 96 * 4
+    alphas = set()
+    for row in range(96):
+        line = raw[row * stride : (row + 1) * stride]
+        assert line[0] == 0  # no filter: the pixels can be read as they are
+        pixels = line[1:]
+        assert all(pixels[i : i + 3] == b"\xff\xff\xff" for i in range(0, len(pixels), 4))
+        alphas.update(pixels[3::4])
+    assert 0 in alphas and 255 in alphas

@@ -94,47 +94,69 @@ def server_env(tmp_path_factory):
     return env
 
 
-@pytest.fixture(scope="session")
-def server(server_env, tmp_path_factory):
-    """The base URL of a running daphne; stopped (its process group) even on failure."""
-    port = _free_port()
-    log_path = tmp_path_factory.mktemp("e2e-log") / "daphne.log"
-    log = open(log_path, "wb")  # noqa: SIM115 (open while the server runs; closed below)
-    proc = subprocess.Popen(
-        [_daphne(), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=server_env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+class Daphne:
+    """One daphne process on a loopback port; it can be stopped and started again on
+    the same port (the same origin: the service worker's tests take the server away
+    under a page and bring it back)."""
+
+    def __init__(self, env, log_path, port=None):
+        self.env = env
+        self.log_path = log_path
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+        self.log = None
+
+    def start(self):
+        self.log = open(self.log_path, "ab")  # noqa: SIM115 (open while it runs; closed in stop)
+        self.proc = subprocess.Popen(
+            [_daphne(), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + SERVER_START_SECONDS
         while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"daphne exited ({proc.returncode}):\n{log_path.read_text()}")
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"daphne exited ({self.proc.returncode}):\n{self.log_path.read_text()}"
+                )
             try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as answer:
                     if answer.status == 200:
-                        break
+                        return self.base
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not answer /healthz:\n{log_path.read_text()}")
+                raise RuntimeError(f"daphne did not answer /healthz:\n{self.log_path.read_text()}")
             time.sleep(0.2)
-        yield base
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
+
+    def stop(self):
+        """Stops its process group, waiting until it is gone (the port is free again)."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
             try:
-                proc.wait(timeout=10)
+                self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
-        log.close()
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+
+@pytest.fixture(scope="session")
+def server(server_env, tmp_path_factory):
+    """The base URL of a running daphne; stopped (its process group) even on failure."""
+    daphne = Daphne(server_env, tmp_path_factory.mktemp("e2e-log") / "daphne.log")
+    try:
+        yield daphne.start()
+    finally:
+        daphne.stop()
         if os.environ.get("E2E_SERVER_LOG"):
-            print(log_path.read_text())
+            print(daphne.log_path.read_text())
 
 
 @pytest.fixture

@@ -58,6 +58,10 @@ MATRIX = {
     # The icon and the rule book are for everyone, logged in or not.
     "favicon": ("302 302 302 302 302", "302 302 302 302 302"),
     "how_to_play": ("200 200 200 200 200", "405 405 405 405 405"),
+    # The site as an app (rummy.pwa): the same for everyone, and nothing to post.
+    "manifest": ("200 200 200 200 200", "405 405 405 405 405"),
+    "service_worker": ("200 200 200 200 200", "405 405 405 405 405"),
+    "offline": ("200 200 200 200 200", "405 405 405 405 405"),
     # Only a player of the game; this one is still running, so its players are sent back
     # to it with a message.
     "rummy:rematch": ("302 404 403 302 302", "302 404 403 302 302"),
