@@ -30,6 +30,8 @@ CHOICES = (Move.Kind.MELD, Move.Kind.DRAW, Move.Kind.KNOCK, Move.Kind.PASS)
 # Seconds of solving per background pass, so that the clock's timeouts and emails are
 # never held up for long; the rest waits for the next pass.
 BUDGET = 5.0
+# Games looked at per pass at most (most take well under a second each).
+PER_PASS = 50
 
 
 def positions(game):
@@ -107,7 +109,9 @@ def review_pass(budget=BUDGET, clock=time.perf_counter) -> int:
     impossible position) is marked failed and logged, not retried every pass."""
     stop = clock() + budget
     completed = 0
-    for game in pending().iterator(chunk_size=20):
+    # A short list read up front, not a cursor held open while the reviews are written
+    # (SQLite does not isolate the two on one connection).
+    for game in list(pending()[:PER_PASS]):
         if clock() >= stop:
             break
         try:

@@ -129,4 +129,6 @@ def _words(state, seat, solution: Solution) -> str:
     ) % {"count": solution.count}
     if engine.can_knock_after(state, seat.number, list(solution.hand_left)):
         words += " " + _("You may knock with it (Play and knock).")
+    if not solution.proven:
+        words += " " + _("It is the best found in the time a hint may take.")
     return Advice(words)

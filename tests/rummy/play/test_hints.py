@@ -2,6 +2,7 @@
 draft, logged as a move, refused like any other action, and solved from the seat's view
 only."""
 
+import dataclasses
 import threading
 
 import pytest
@@ -10,7 +11,7 @@ from django.urls import reverse
 from rummy import engine, play
 from rummy.models import Draft, Game, Move
 from rummy.play import hints
-from rummy.solver import Position
+from rummy.solver import Position, position_of, solve
 from tests.factories import make_season
 from tests.rummy.conftest import set_state, start_two
 
@@ -268,3 +269,24 @@ def test_the_same_hint_many_times_at_once_records_one(client, cast, league):
         t.join()
     assert sorted(statuses) == [200] + [409] * 7
     assert Move.objects.filter(game=game, kind=Move.Kind.HINT).count() == 1
+
+
+def test_a_hint_says_when_the_meld_allows_a_knock(client, cast, league):
+    make_season(league, hints_allowed=True)
+    game = set_state(start_two(league, cast), position(alice="10H JH 2C"))
+    client.force_login(cast.alice)
+    html = post(client, game).content.decode()
+    assert "leaves 2 points" in html and "You may knock with it" in html
+
+
+def test_a_hint_cut_short_by_its_time_limit_says_so(cast, hinting):
+    """The solver marks an answer cut short by its time limit as not proven (positions
+    hard enough to hit the limit are rare and slow to find, so the solver's answer for
+    this one is marked so here): the words say it is the best found in the time."""
+    state = hinting.engine_state()
+    seat = hinting.seats.get(number=0)
+    solution = solve(position_of(state, 0), state.settings)
+    words = hints._words(state, seat, dataclasses.replace(solution, proven=False))
+    assert "It is the best found in the time a hint may take." in words
+    none = dataclasses.replace(solution, found=False, proven=False)
+    assert "no meld was found in the time a hint may take" in hints._words(state, seat, none)

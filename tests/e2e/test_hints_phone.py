@@ -1,0 +1,102 @@
+"""Hints and missed plays (issue 14) on a phone (360x740): a tap on Hint lays the best
+meld out in the editor with its words in the message area, one tap on Play plays it;
+a finished game's record shows the missed plays as cards, without sideways scrolling.
+``E2E_SHOTS=dir`` saves both pages as they were checked."""
+
+import json
+import os
+import subprocess
+import uuid
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
+    expect = None
+
+from tests.e2e.conftest import ROOT, _python
+from tests.e2e.test_table_phone import in_reach, open_table, tap
+
+pytestmark = pytest.mark.e2e
+
+SETUP = """
+import itertools, json, random
+from tests import factories
+from tests.factories import make_user, make_league, make_season, game_at
+from tests.positions import editor_position
+from rummy import engine, play
+from rummy.history import review
+factories._counter = itertools.count(random.randrange(10**6, 10**7))
+tag = sys.argv[1]
+users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
+         for n in ("ann", "ben", "cal")]
+league = make_league(users[0], members=users[1:], name="Club " + tag)
+make_season(league, hints_allowed=True)
+games = {"hint": game_at(editor_position(10, hand_size=10), users, league=league).pk}
+# A short finished game with two missed plays of Ann's, reviewed by the background pass.
+done = game_at(engine.position(["7H 8H 9H 2C", "KS QS", "3C 5D"], stock="10H 5D JS 2D 3D 4S",
+                               scores=[0, 140, 0]), users, league=league)
+for user, action in [(0, {"do": "draw"}), (0, {"do": "draw"}),
+                     (0, {"do": "meld", "table": ["7H 8H 9H"]}),
+                     (1, {"do": "draw"}), (1, {"do": "meld", "table": ["7H 8H 9H", "JS QS KS"]})]:
+    done.refresh_from_db()
+    play.act(done.pk, users[user], done.version, action)
+review.review_pass()
+games["done"] = done.pk
+print(json.dumps({"users": [u.username for u in users], "games": games}))
+"""
+
+
+@pytest.fixture(scope="module")
+def setup(server_env):
+    out = subprocess.run(
+        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, uuid.uuid4().hex[:6]],
+        cwd=ROOT,
+        env=server_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _shot(page, name):
+    if shots := os.environ.get("E2E_SHOTS"):
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=False)
+
+
+def no_sideways_scroll(page):
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_a_hint_on_a_phone_lays_out_the_meld_and_play_plays_it(browser, server, request, setup):
+    ann = setup["users"][0]
+    page = open_table(browser, server, request, "ann", ann, setup["games"]["hint"])
+    expect(page.locator("#btn-hint")).to_be_visible()
+    hand_before = page.locator("#hand .card").count()
+    tap(page, "#btn-hint", measure="#controls .bar.main", expect_message=True)
+    expect(page.locator("#flash .message")).to_contain_text("Hint:")
+    expect(page.locator("#btn-play")).to_be_visible()
+    expect(page.locator("#table-melds.editing .meld.invalid")).to_have_count(0)
+    in_reach(page)
+    no_sideways_scroll(page)
+    _shot(page, "hint-table")
+    page.locator("#btn-play").tap()
+    expect(page.locator("#btn-play")).to_have_count(0)
+    expect(page.locator("#btn-hint")).to_have_count(0)  # Ben's turn now
+    assert page.locator("#hand .card").count() < hand_before
+
+
+def test_the_record_shows_missed_plays_on_a_phone(browser, server, request, setup):
+    page = open_table(browser, server, request, "ann", setup["users"][0], setup["games"]["hint"])
+    page.goto(f"/games/{setup['games']['done']}/record/")
+    expect(page.locator("#missed-plays")).to_be_visible()
+    expect(page.locator("#missed-plays .missed-play")).to_have_count(2)
+    expect(page.locator("#missed-plays .best-meld").first).to_be_visible()
+    no_sideways_scroll(page)
+    page.locator("#missed-plays").scroll_into_view_if_needed()
+    _shot(page, "record-missed-plays")
