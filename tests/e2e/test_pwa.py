@@ -263,6 +263,17 @@ SHOWN = """
                                    icon: n.icon, badge: n.badge, renotify: n.renotify})))
 """
 
+
+def shown_when_there(page):
+    """The notifications shown, once there is one (showNotification is asynchronous)."""
+    for _ in range(50):
+        shown = page.evaluate(SHOWN)
+        if shown:
+            return shown
+        page.wait_for_timeout(100)
+    raise AssertionError("no notification was shown")
+
+
 # In the worker: the tap. No browser lets a test tap a notification (headless Chromium
 # has no notification centre, and the DevTools protocol can show one but not click it),
 # and Chromium allows focus() and openWindow() only inside a real tap. So the worker's
@@ -307,6 +318,16 @@ def deliver_push(page, cdp, origin, payload):
     )
 
 
+def our_worker(page):
+    """Playwright's handle on the running worker (it attaches to it asynchronously)."""
+    for _ in range(50):
+        workers = [w for w in page.context.service_workers if w.url.endswith("/sw.js")]
+        if workers:
+            return workers[0]
+        page.wait_for_timeout(100)
+    raise AssertionError("Playwright never saw the service worker")
+
+
 def test_push_shows_a_notification_whose_tap_opens_the_game(app_phone, own_server, players):
     page = app_phone("pia")
     page.context.grant_permissions(["notifications"], origin=own_server.base)
@@ -316,15 +337,14 @@ def test_push_shows_a_notification_whose_tap_opens_the_game(app_phone, own_serve
     cdp = page.context.new_cdp_session(page)
     payload = {"title": "Your move", "body": "Pia, it is your move.", "url": game_page}
     deliver_push(page, cdp, own_server.base, json.dumps({**payload, "tag": "game-1"}))
-    page.wait_for_function(f"{SHOWN}.then((all) => all.length === 1)".replace("\n", " "))
-    [shown] = page.evaluate(SHOWN)
+    [shown] = shown_when_there(page)
     assert shown["title"] == "Your move" and shown["body"] == "Pia, it is your move."
     assert shown["tag"] == "game-1" and shown["renotify"] is True
     assert shown["data"] == {"url": game_page}
     assert shown["icon"].endswith("/static/icons/icon-192.png")
     assert shown["badge"].endswith("/static/icons/badge-96.png")
 
-    [worker] = [w for w in page.context.service_workers if w.url.endswith("/sw.js")]
+    worker = our_worker(page)
     # No tab at the game: a new one is opened there, and the notification is closed.
     tapped = worker.evaluate(TAP)
     assert tapped == {"calls": [["open", own_server.base + game_page]], "left": 0}
@@ -333,7 +353,7 @@ def test_push_shows_a_notification_whose_tap_opens_the_game(app_phone, own_serve
 
     # A tab already at the game: that one comes to the front, no second tab.
     deliver_push(page, cdp, own_server.base, json.dumps({**payload, "tag": "game-2"}))
-    page.wait_for_function(f"{SHOWN}.then((all) => all.length === 1)".replace("\n", " "))
+    shown_when_there(page)
     tapped = worker.evaluate(TAP)
     assert tapped == {"calls": [["focus", own_server.base + game_page]], "left": 0}
 
@@ -349,8 +369,7 @@ def test_push_with_a_foreign_url_opens_the_home_page(app_phone, own_server, url)
     cdp = page.context.new_cdp_session(page)
     payload = json.dumps({"title": "x", "body": "y", "url": url, "tag": "t"})
     deliver_push(page, cdp, own_server.base, payload)
-    page.wait_for_function(f"{SHOWN}.then((all) => all.length === 1)".replace("\n", " "))
-    assert page.evaluate(SHOWN)[0]["data"] == {"url": "/"}
+    assert shown_when_there(page)[0]["data"] == {"url": "/"}
 
 
 def test_a_push_that_is_not_json_still_shows_the_sites_name(app_phone, own_server):
@@ -359,8 +378,7 @@ def test_a_push_that_is_not_json_still_shows_the_sites_name(app_phone, own_serve
     page.goto("/accounts/login/")
     assert controlled(page) is not None
     deliver_push(page, page.context.new_cdp_session(page), own_server.base, "not json {")
-    page.wait_for_function(f"{SHOWN}.then((all) => all.length === 1)".replace("\n", " "))
-    [shown] = page.evaluate(SHOWN)
+    [shown] = shown_when_there(page)
     assert shown["title"] == "Carousel" and shown["data"] == {"url": "/"}
 
 
