@@ -58,6 +58,16 @@
       offer = null;  // a prompt can be shown once only
       hide();
       prompt.prompt();
+      // A "no" to the browser's own dialog counts as "Not now": Chromium offers again
+      // right away, and the hint must not come straight back.
+      if (prompt.userChoice) {
+        prompt.userChoice.then(function (choice) {
+          if (choice.outcome === "dismissed") {
+            remember();
+            hide();
+          }
+        });
+      }
     } else if (target.closest("#install-dismiss")) {
       remember();
       hide();
