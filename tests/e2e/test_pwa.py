@@ -10,6 +10,7 @@ test-artifacts/e2e/pwa-*.png on every run (look at them after a change of look).
 """
 
 import json
+import os
 import subprocess
 import uuid
 
@@ -186,6 +187,37 @@ def test_service_worker_registers_at_the_root_and_controls_the_page(app_phone, o
     urls = page.evaluate(CACHED_URLS)
     assert "/offline/" in urls and "/static/css/site.css" in urls
     assert all(u.startswith("/static/") or u == "/offline/" for u in urls), urls
+
+
+def test_a_new_worker_deletes_the_old_caches_and_keeps_others(app_phone):
+    """The cache's name follows the static files (in development: their times of
+    change), so touching one makes a new worker, whose activation deletes our older
+    caches and leaves alone a cache that is not ours."""
+    page = app_phone("pia")
+    page.goto("/accounts/login/")
+    assert controlled(page) is not None
+    first = page.evaluate("caches.keys()")
+    assert len(first) == 1 and first[0].startswith("carousel-")
+    page.evaluate("Promise.all([caches.open('carousel-old'), caches.open('someone-else')])")
+    css = ROOT / "static" / "css" / "site.css"
+    os.utime(css)  # same content, a new time of change: a new version in development
+    page.evaluate(
+        """async () => {
+          const registration = await navigator.serviceWorker.ready;
+          const changed = new Promise((done) =>
+            navigator.serviceWorker.addEventListener("controllerchange", done, {once: true}));
+          await registration.update();
+          await changed;
+        }"""
+    )
+    for _ in range(50):
+        names = sorted(page.evaluate("caches.keys()"))
+        if first[0] not in names:
+            break
+        page.wait_for_timeout(100)
+    assert len(names) == 2 and "someone-else" in names, names
+    [new] = [n for n in names if n != "someone-else"]
+    assert new.startswith("carousel-") and new not in (first[0], "carousel-old")
 
 
 def test_offline_page_when_the_server_is_down_and_never_a_cached_game_page(
