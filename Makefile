@@ -37,12 +37,19 @@ demo: migrate
 ## turn clock beside it, at http://$(HOST):$(PORT). Both get SITE_URL from that host and
 ## port, so the links in emails point where this server listens (PORT=8100 must not mail
 ## :8000 links); a SITE_URL from the environment (e.g. a proxy's address) still wins.
+##
+## Web push: unless VAPID_PRIVATE_KEY is set, the first start makes a VAPID key pair in
+## VAPID_KEY_FILE, outside the repository (never committed), and later starts reuse it,
+## so that browsers stay subscribed across restarts.
+VAPID_KEY_FILE ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)/carousel/vapid-private.pem
+RUN_ENV = SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} VAPID_KEY_FILE="$(VAPID_KEY_FILE)"
 run: demo
 	$(BIN)/python manage.py compilemessages --ignore=.venv >/dev/null 2>&1 || true
+	@test -n "$$VAPID_PRIVATE_KEY" || $(BIN)/python manage.py vapid_keys --file "$(VAPID_KEY_FILE)"
 	@echo "Carousel on http://$(HOST):$(PORT)  (demo users: alice, bob, carol, dave; password carousel-demo)"
-	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/python manage.py run_clock & clock=$$!; \
+	$(RUN_ENV) $(BIN)/python manage.py run_clock & clock=$$!; \
 	trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
-	SITE_URL=$${SITE_URL:-http://$(HOST):$(PORT)} $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
+	$(RUN_ENV) $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Tests run in a random order (pytest-randomly). pyproject's -q hides the plugin's own
 ## "Using --randomly-seed" header, so the seed is chosen here and printed; replay an order

@@ -7,6 +7,7 @@ DEBUG is then off unless asked for.
 """
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -259,6 +260,24 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Carousel <noreply@localhost>")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# --- Web push (rummy.notifications.vapid, push) ---------------------------------------
+# The site's VAPID key pair (RFC 8292): the private key as base64url (the raw 32 bytes,
+# or DER), or a PEM file (`manage.py vapid_keys` makes either; `make run` keeps one
+# outside the repository). Neither: no push, email only.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_KEY_FILE = os.environ.get("VAPID_KEY_FILE", "")
+# Who push services may write to about our traffic (the JWT's "sub").
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT") or "mailto:" + (
+    parseaddr(DEFAULT_FROM_EMAIL)[1] or "noreply@localhost"
+)
+# Seconds one push may take (connect, then the answer); a push service that hangs must
+# not hold up the clock's pass.
+PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", 10))
+# Push endpoints must be https on a public host (the clock POSTs to whatever a browser
+# handed in); plain http to this machine only for development and the tests.
+PUSH_ALLOW_LOCAL_ENDPOINTS = DEBUG
 
 # --- I18n -----------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
