@@ -214,15 +214,22 @@ class Draft(models.Model):
 
 
 class NotificationPrefs(models.Model):
-    """Which emails a player wants (async-play issue). No row means the defaults: all.
-    Nothing is ever sent to an unverified address, whatever these say."""
+    """What a player wants to be told, per kind and per channel (email, push). No row
+    means the defaults: all. Nothing is ever emailed to an unverified address, and
+    nothing pushed to a player with no subscribed device, whatever these say; email is
+    the fallback for a kind no device of theirs is pushed (``notifications.prefs``)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
     )
+    # Email (the names predate push: unsubscribe links carry them).
     your_move = models.BooleanField(_("when it becomes my move"), default=True)
     reminders = models.BooleanField(_("a reminder before my time runs out"), default=True)
     results = models.BooleanField(_("the result of a game I played"), default=True)
+    # Push to the player's subscribed devices: on as soon as a device subscribes.
+    push_your_move = models.BooleanField(_("when it becomes my move"), default=True)
+    push_reminders = models.BooleanField(_("a reminder before my time runs out"), default=True)
+    push_results = models.BooleanField(_("the result of a game I played"), default=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -318,3 +325,78 @@ class TurnReview(models.Model):
     def missed(self):
         """A better meld existed than what the player chose."""
         return self.best_table is not None and self.best_count < self.count_left
+
+
+class PushSubscription(models.Model):
+    """One browser of a player that takes web push (RFC 8030): the push service's URL to
+    POST to, and the keys the payload is encrypted for (RFC 8291). The endpoint is the
+    browser's own: the same browser subscribing again updates its row."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=1000, unique=True)
+    # base64url: the browser's P-256 public key (65 bytes) and its auth secret (16 bytes).
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    # What the player sees in the list of devices ("Firefox on Android").
+    device = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self):
+        return f"push subscription {self.pk} of {self.user_id} ({self.device})"
+
+
+class PushNotice(models.Model):
+    """The ledger of pushes, per device: one row per (subscription, game, kind, turn),
+    like ``Notice`` for email. Claimed (``sent_at`` empty) BEFORE the push, so that a
+    second clock process cannot send it too; stamped after the push service accepted
+    it; deleted after a failure, so that the next pass tries again. A claim left
+    unstamped by a process that died is dropped after ``notifications.pushes.STALE``."""
+
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, related_name="notices"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="push_notices")
+    kind = models.CharField(max_length=12, choices=Notice.Kind.choices)
+    # The turn the push is about (Game.turn_started_at); None for a result.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["subscription", "game", "kind", "turn_started_at"],
+                condition=models.Q(turn_started_at__isnull=False),
+                name="one_push_per_turn",
+            ),
+            models.UniqueConstraint(
+                fields=["subscription", "game", "kind"],
+                condition=models.Q(turn_started_at__isnull=True),
+                name="one_push_per_game",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} push to {self.subscription_id} about game {self.game_id}"
+
+
+class QuietHold(models.Model):
+    """A player's notifications held by their quiet hours: set by the first pass that
+    held something for them. ``since`` is how far back the passes look for what was
+    held (so that a turn older than the usual catch-up is still told), until an hour
+    after ``until``, the end of the quiet hours (the retries of what failed then)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiet_hold"
+    )
+    since = models.DateTimeField()
+    until = models.DateTimeField()
+
+    def __str__(self):
+        return f"notifications of {self.user_id} held until {self.until}"

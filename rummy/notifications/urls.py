@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rummy.notifications import views
+from rummy.notifications import push_views, views
 
 app_name = "notifications"
 
@@ -8,6 +8,8 @@ urlpatterns = [
     path("", views.settings_page, name="settings"),
     path("verify/", views.send_verification, name="send_verification"),
     path("time-zone/", views.report_time_zone, name="time_zone"),
+    path("push/", push_views.subscribe, name="push_subscribe"),
+    path("push/<int:pk>/remove/", push_views.remove, name="push_remove"),
     path("verify/<str:token>/", views.verify, name="verify"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

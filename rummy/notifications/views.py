@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from leagues.models import User, reported_time_zone, time_zone_names
 from rummy.models import NotificationPrefs
-from rummy.notifications import accounts, prefs, tokens
+from rummy.notifications import accounts, prefs, tokens, vapid
 
 # One verification email per user per this many seconds: the button cannot flood a box.
 VERIFY_RESEND_SECONDS = 120
@@ -30,7 +30,13 @@ VERIFY_RESEND_SECONDS = 120
 class PrefsForm(forms.ModelForm):
     class Meta:
         model = NotificationPrefs
-        fields = ["your_move", "reminders", "results"]
+        fields = [*prefs.PREFS, *prefs.PUSH_PREFS]
+
+    def email_fields(self):
+        return [self[name] for name in prefs.PREFS]
+
+    def push_fields(self):
+        return [self[name] for name in prefs.PUSH_PREFS]
 
 
 def time_zone_choices(current=""):
@@ -144,8 +150,16 @@ def settings_page(request):
         translation.activate(user.language)
         messages.success(request, _("Your email settings are saved."))
         return redirect("notifications:settings")
+    keys = vapid.site_keys()
     return render(
-        request, "notifications/settings.html", {"form": form, "locale_form": locale_form}
+        request,
+        "notifications/settings.html",
+        {
+            "form": form,
+            "locale_form": locale_form,
+            "push_key": keys.public_key if keys else "",
+            "devices": request.user.push_subscriptions.all(),
+        },
     )
 
 
