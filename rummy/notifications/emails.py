@@ -17,6 +17,8 @@ Rules that hold everywhere here:
 - Each email is written in its user's language with times in their time zone
   (``leagues.models.speaking_to``: ``User.language`` and ``User.time_zone``, the site's
   default language and UTC while they are unknown), subject and body alike.
+- Nothing goes out while the player's quiet hours last (``quiet``): it is not claimed,
+  and the first pass after them sends it, grouped as usual.
 - "Your move" waits while the player is at the game: its page open on a socket
   (``presence``), or a move of their own in it within ``AWAY_AFTER`` seconds. Such a
   game is skipped, not claimed, so a later pass emails it once they are away (within
@@ -42,7 +44,7 @@ from leagues.models import User, speaking_to
 from rummy import engine
 from rummy.clock.text import deadline_text, time_left_text
 from rummy.models import Game, Move, Notice
-from rummy.notifications import presence
+from rummy.notifications import presence, quiet
 from rummy.notifications.prefs import wants
 from rummy.notifications.tokens import (
     absolute_url,
@@ -246,6 +248,8 @@ def notify_user_turns(user, now=None) -> int:
     if not wants(user, Notice.Kind.YOUR_MOVE):
         return 0
     now = now or timezone.now()
+    if quiet.holding(user, now, CATCH_UP):
+        return 0
     pending = list(
         _with_lines()
         .filter(status=Game.Status.ACTIVE, to_move=user, turn_started_at__isnull=False)
@@ -281,10 +285,11 @@ def _users(user_ids):
 # --- Results --------------------------------------------------------------------------
 
 
-def notify_result(game) -> int:
+def notify_result(game, now=None) -> int:
     """One result email per seated player who wants it, once per game."""
     if game.status != Game.Status.FINISHED:
         return 0
+    now = now or timezone.now()
     seats = sorted(
         game.seats.select_related("user", "user__notification_prefs"),
         key=lambda s: (-(s.final_score or 0), s.number if s.number is not None else 99),
@@ -302,7 +307,11 @@ def notify_result(game) -> int:
     sent = 0
     for seat in seats:
         user = seat.user
-        if not wants(user, Notice.Kind.RESULT):
+        if not wants(user, Notice.Kind.RESULT) or quiet.holding(user, now, CATCH_UP):
+            continue
+        # Older than the usual catch-up: looked at only for a player whose quiet hours held it.
+        old = game.finished_at and game.finished_at < now - CATCH_UP
+        if old and game.finished_at < quiet.lookback(user, now, CATCH_UP):
             continue
         notice = _claim(user, game, Notice.Kind.RESULT, None)
         if notice is None:
@@ -357,7 +366,7 @@ def send_due_reminders(now=None) -> int:
             due.setdefault(game.to_move_id, []).append(game)
     sent = 0
     for user in _users(due):
-        if not wants(user, Notice.Kind.REMINDER):
+        if not wants(user, Notice.Kind.REMINDER) or quiet.holding(user, now, CATCH_UP):
             continue
         claimed = _claim_current_turns(user, due[user.pk], Notice.Kind.REMINDER)
         if not claimed:
@@ -381,24 +390,26 @@ def send_due_reminders(now=None) -> int:
 def catch_up(now=None) -> int:
     """Send the "your move" and result emails of recent changes not sent yet: those
     since the last pass, and any that failed (the mail server was down). Only looks
-    back ``CATCH_UP``, so it never digs up old turns."""
+    back ``CATCH_UP``, so it never digs up old turns; further for what quiet hours held
+    (``quiet``: the players whose hold ended, the results since it began)."""
     now = now or timezone.now()
     since = now - CATCH_UP
-    turn_users = (
-        Game.objects.filter(
+    turn_users = {
+        *Game.objects.filter(
             status=Game.Status.ACTIVE,
             to_move__email_verified=True,
             turn_started_at__gte=since,
         )
         .exclude(_noticed(Notice.Kind.YOUR_MOVE))
-        .values_list("to_move", flat=True)
-    )
+        .values_list("to_move", flat=True),
+        *quiet.released_user_ids(now),
+    }
     sent = sum(1 for user in _users(turn_users) if _guarded(notify_user_turns, user, now))
     finished = Game.objects.filter(
-        status=Game.Status.FINISHED, finished_at__gte=since
+        status=Game.Status.FINISHED, finished_at__gte=quiet.earliest(now, CATCH_UP)
     ).select_related("league")
     for game in finished:
-        sent += _guarded(notify_result, game)
+        sent += _guarded(notify_result, game, now)
     return sent
 
 
