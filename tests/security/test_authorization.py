@@ -81,6 +81,10 @@ MATRIX = {
     "notifications:time_zone": ("302 405 405 405 405", "302 400 400 400 400"),
     "notifications:verify": ("400 400 400 400 400", "405 405 405 405 405"),
     "notifications:unsubscribe": ("400 400 400 400 400", "400 400 400 400 400"),
+    # Push: a form post is no subscription (400, nothing stored; and no VAPID keys here);
+    # a device that is not the user's own is a 404.
+    "notifications:push_subscribe": ("302 405 405 405 405", "302 400 400 400 400"),
+    "notifications:push_remove": ("302 405 405 405 405", "302 404 404 404 404"),
 }
 
 #          WebSocket route: accepted? for the ROLES in order
