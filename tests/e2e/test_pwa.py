@@ -9,9 +9,11 @@ Screenshots of the offline page, the install hint and the how-to are saved as
 test-artifacts/e2e/pwa-*.png on every run (look at them after a change of look).
 """
 
+import http.server
 import json
 import os
 import subprocess
+import threading
 import uuid
 
 import pytest
@@ -255,6 +257,48 @@ def test_offline_page_when_the_server_is_down_and_never_a_cached_game_page(
     page.get_by_role("link", name="Try again").click()
     expect(page.locator("#game")).to_be_visible()
     assert page.url == own_server.base + game_page
+
+
+def gateway(status):
+    """A handler answering every request as nginx does when no daphne behind it is up
+    (502 Bad Gateway, 504 Gateway Timeout)."""
+
+    class Gateway(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = f"<html><body><h1>{status} from the proxy</h1></body></html>".encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    return Gateway
+
+
+@pytest.mark.parametrize("status", [502, 504])
+def test_offline_page_when_the_proxy_finds_no_server(
+    app_phone, own_server, players, server_down, status
+):
+    page = app_phone("pia")
+    log_in(page, players["users"][0])
+    game_page = f"/games/{players['game']}/"
+    page.goto(game_page)
+    assert controlled(page) is not None
+    server_down()
+    # The port answers again, but only with the proxy's error: still no server.
+    proxy = http.server.ThreadingHTTPServer(("127.0.0.1", own_server.port), gateway(status))
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    try:
+        answer = page.goto(game_page)
+        assert answer.from_service_worker
+        expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+        assert page.locator("#game").count() == 0
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
 
 
 @pytest.mark.parametrize("language", ["lv", "et"])
