@@ -2,9 +2,11 @@
 
 A position is exactly what one seat may see on its turn (DESIGN "Hidden information"):
 ``position_from_view`` builds it from a ``SeatView``, so a hint never reads another
-seat's cards. A position that cannot arise in a game (more copies of a card than the
-decks hold, an invalid table meld, a joker in the hand carrying a declaration) raises
-``SolverError`` with a sentence saying why.
+seat's cards. A position that cannot arise in a game raises ``SolverError`` with a sentence naming
+what is wrong: more copies of a card (or more jokers) than the decks hold, a table meld
+that breaks R4 (with the engine's reason), a table joker without a declaration or with
+one that does not fit its meld (and what would), a joker in the hand carrying a
+declaration, anything that is not a card.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 
 from rummy.engine import GameState, SeatView, parse_cards
 from rummy.engine.cards import BY_PCODE, JOKER_PCODE, Card, format_cards
-from rummy.engine.melds import meld_kind
+from rummy.engine.melds import joker_options, meld_kind, meld_problem
 
 
 class SolverError(ValueError):
@@ -66,20 +68,49 @@ class Position:
                 if not isinstance(c, Card):
                     raise SolverError(f"{c!r} on the table is not a card.")
             if meld_kind(m) is None:
-                raise SolverError(f"The table meld {format_cards(m)} is not valid (R4).")
+                raise SolverError(_meld_fault(m))
         count = Counter(c.pcode for c in self.hand)
         count.update(c.pcode for m in self.table for c in m)
         for pcode, n in count.items():
             limit = self.decks if pcode != JOKER_PCODE else (1 if self.decks == 1 else 2)
             if n > limit:
                 card = BY_PCODE[pcode].pretty
-                raise SolverError(
-                    f"{n} × {card} is more than {self.decks} deck(s) hold ({limit}, R1.2)."
-                )
+                decks = "one deck holds" if self.decks == 1 else "two decks hold"
+                raise SolverError(f"{n} × {card} is more than {decks} ({limit}, R1.2).")
+
+    def check_keep(self, keep: Sequence[Card]) -> None:
+        """Raise ``SolverError`` unless every card of ``keep`` is in the hand."""
+        left = Counter(c.pcode for c in self.hand)
+        for c in keep:
+            if not isinstance(c, Card) or left[c.pcode] == 0:
+                raise SolverError(f"The card to keep, {c!r}, is not in the hand.")
+            left[c.pcode] -= 1
 
     @property
     def table_cards(self) -> int:
         return sum(len(m) for m in self.table)
+
+
+def _meld_fault(meld: Sequence[Card]) -> str:
+    """Why a table meld is no meld: its joker (undeclared, or declared as a card that
+    does not fit where one would), else the engine's reason (R4)."""
+    shown = format_cards(meld)
+    for c in meld:
+        if c.joker and c.declared is None:
+            return f"The joker in the table meld {shown} has no declaration (R4.4)."
+    for i, c in enumerate(meld):
+        if c.joker and c.declared is not None:
+            fits = joker_options(list(meld[:i]) + list(meld[i + 1 :]))
+            if fits:
+                could = " or ".join(f.pretty for f in fits)
+                return (
+                    f"The joker in the table meld {shown} is declared as"
+                    f" {c.declared.pretty}, which does not fit there; it could stand for"
+                    f" {could} (R4.4)."
+                )
+    problem = meld_problem(meld)
+    why = f" {problem.message}" if problem is not None else ""
+    return f"The table meld {shown} is not valid (R4).{why}"
 
 
 def position_of(state: GameState, seat: int) -> Position:

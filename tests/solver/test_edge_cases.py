@@ -120,10 +120,22 @@ def test_rearranging_the_table():
 @pytest.mark.parametrize(
     "table,hand,decks,why",
     [
-        ([], "AH AH", 1, "more than"),
-        ([], "AH AH AH", 2, "more than"),
-        (["7H 8H"], "2C", 2, "not valid"),
-        ([], "* * *", 2, "more than"),
+        # more copies of a card than the decks hold (R1.2), in the hand or across both
+        ([], "AH AH", 1, "2 × A♥ is more than one deck holds"),
+        ([], "AH AH AH", 2, "3 × A♥ is more than two decks hold"),
+        (["AH 2H 3H", "AH AS AC"], "AH", 2, "3 × A♥ is more than two decks hold"),
+        # too many jokers: three in two decks, two in one
+        ([], "* * *", 2, "3 × joker is more than two decks hold"),
+        (["*9H 10H JH"], "* *", 2, "3 × joker is more than two decks hold"),
+        (["*9H 10H JH"], "*", 1, "2 × joker is more than one deck holds"),
+        # an invalid table meld, with the engine's reason (R4)
+        (["7H 8H"], "2C", 2, "7H 8H is not valid .*at least 3 cards"),
+        (["7H 8H 5C"], "2C", 2, "7H 8H 5C is not valid .*one rank in different suits"),
+        (["9H 9C 9D 9S 9H"], "", 2, "cannot hold two 9♥"),
+        # a declared joker that does not fit its meld, and what would
+        (["7H 8H *5C"], "2C", 2, r"declared as 5♣, which does not fit .*6♥ or 9♥"),
+        (["9H 9C *9H"], "2C", 2, r"declared as 9♥, which does not fit .*9♦ or 9♠"),
+        # a joker in the hand carries no declaration; one or two decks only
         (["*9H 10H JH"], "*9H", 2, "no declaration"),
         ([], "2C", 3, "one or two decks"),
     ],
@@ -131,3 +143,17 @@ def test_rearranging_the_table():
 def test_impossible_positions_raise_a_clear_error(table, hand, decks, why):
     with pytest.raises(SolverError, match=why):
         Position.of(table, hand, decks)
+
+
+def test_an_undeclared_table_joker_is_named():
+    pos = Position(table=((JOKER, *parse_cards("8H 9H")),), hand=tuple(parse_cards("2C")))
+    with pytest.raises(SolverError, match=r"joker in the table meld \* 8H 9H has no declaration"):
+        solve(pos)
+
+
+def test_a_card_to_keep_must_be_in_the_hand():
+    pos = Position.of(["7H 8H 9H"], "10H 2C")
+    with pytest.raises(SolverError, match=r"to keep.*not in the hand"):
+        solve(pos, keep=parse_cards("*"))
+    with pytest.raises(SolverError, match=r"to keep.*not in the hand"):
+        solve(pos, keep=parse_cards("10H 10H"))
