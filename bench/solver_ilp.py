@@ -10,6 +10,14 @@ the real ``t`` at the end: R5.2 d and its Decision) and the wildcards declared `
 (``j``: freed jokers, which must all be placed, and hand jokers). It maximises the
 points played; the count left is the hand's points minus that (R7.1).
 
+``best_played_and_moved`` then solves a second program with the points played fixed at
+that optimum, for the tie-break (the fewest table cards moved, defined in
+``rummy.solver.moved``): ``y[i, T] = 1`` matches old meld ``i`` to one instance of ``T``
+(each old meld to at most one, each instance to at most one old meld: ``sum_i y[i, T] <=
+x[T]``), keeping the cards ``i`` shares with ``T`` (real cards by card, jokers by their
+declaration; at most as many kept jokers declared ``X`` as jokers declared ``X`` at the
+end). It maximises the cards kept; moved is the table's cards less that.
+
 scipy (``scipy.optimize.milp``, HiGHS) is a dev-only dependency: the proof
 (``bench/solver_proof.py``) and the tests use it, the site does not.
 """
@@ -44,6 +52,16 @@ TEMPLATES = _templates()
 
 def best_played(pos: Position, keep_jokers: bool = False) -> int:
     """The most points the meld can play (0: no meld exists)."""
+    return _solve(pos, keep_jokers, tie_break=False)[0]
+
+
+def best_played_and_moved(pos: Position, keep_jokers: bool = False) -> tuple[int, int]:
+    """(the most points the meld can play, the fewest table cards moved doing so); (0, 0)
+    when no meld exists."""
+    return _solve(pos, keep_jokers, tie_break=True)
+
+
+def _solve(pos: Position, keep_jokers: bool, tie_break: bool) -> tuple[int, int]:
     table = Counter(c.pcode for m in pos.table for c in m if not c.joker)
     kept = Counter(c.ecode for m in pos.table for c in m if c.joker)
     hand = Counter(c.pcode for c in pos.hand)
@@ -108,9 +126,84 @@ def best_played(pos: Position, keep_jokers: bool = False) -> int:
         options={"presolve": False},
     )
     if res.status == 2:  # infeasible: no meld
-        return 0
+        return 0, 0
+    _check(res, lo, hi)
+    played = round(-res.fun)
+    if not tie_break or not pos.table:
+        return played, 0
+    # the second program: points played fixed, the most table cards kept in their melds
+    # y: old meld i matched to an instance of template k, worth the real cards they share;
+    # z: besides, a joker of i kept with its declaration in that instance (z <= y)
+    pairs: list[tuple[int, int, int]] = []  # (old meld, template, real cards shared)
+    zs: list[tuple[int, int]] = []  # (pair, the joker's declaration)
+    for i, meld in enumerate(pos.table):
+        for k, tpl in enumerate(TEMPLATES):
+            w = sum(1 for card in meld if not card.joker and card.pcode in tpl)
+            decl = [card.ecode for card in meld if card.joker and card.ecode in tpl]
+            if w or decl:
+                zs.extend((len(pairs), t) for t in decl)
+                pairs.append((i, k, w))
+    ny, nz = len(pairs), len(zs)
+    Y, Z = nx, nx + len(pairs)
+    nv = nx + ny + nz
+    c2 = np.zeros(nv)
+    for n, (_i, _k, w) in enumerate(pairs):
+        c2[Y + n] = -w
+    c2[Z:] = -1
+    lo2 = np.concatenate([lo, np.zeros(ny + nz)])
+    hi2 = np.concatenate([hi, np.ones(ny + nz)])
+    rows2 = [np.concatenate([r, np.zeros(ny + nz)]) for r in rows]
+    lb2, ub2 = list(lb), list(ub)
+
+    def add(row, low, high):
+        rows2.append(row)
+        lb2.append(low)
+        ub2.append(high)
+
+    fix = np.zeros(nv)  # the points played at their optimum
+    fix[:nx] = -c
+    add(fix, played, played)
+    for i in range(len(pos.table)):
+        row = np.zeros(nv)
+        for n, (i2, _k, _w) in enumerate(pairs):
+            if i2 == i:
+                row[Y + n] = 1
+        add(row, 0, 1)
+    for k in range(nm):
+        row = np.zeros(nv)
+        for n, (_i, k2, _w) in enumerate(pairs):
+            if k2 == k:
+                row[Y + n] = 1
+        if row.any():
+            row[k] = -1
+            add(row, -np.inf, 0)
+    for n, (pair, _t) in enumerate(zs):
+        row = np.zeros(nv)
+        row[Z + n] = 1
+        row[Y + pair] = -1
+        add(row, -np.inf, 0)
+    for t in range(52):
+        row = np.zeros(nv)  # kept jokers declared t <= jokers declared t at the end
+        for n, (_pair, t2) in enumerate(zs):
+            if t2 == t:
+                row[Z + n] = 1
+        if row.any():
+            row[F + t] = 1
+            row[J + t] = -1
+            add(row, -np.inf, kept[t])
+    res2 = milp(
+        c2,
+        constraints=LinearConstraint(np.array(rows2), lb2, ub2),
+        integrality=np.ones(nv),
+        bounds=Bounds(lo2, hi2),
+        options={"presolve": False},
+    )
+    _check(res2, lo2, hi2)
+    return played, pos.table_cards - round(-res2.fun)
+
+
+def _check(res, lo, hi):
     if res.status != 0:
         raise RuntimeError(f"HiGHS did not finish: {res.message}")
     if np.any(res.x < lo - 1e-6) or np.any(res.x > hi + 1e-6):
         raise RuntimeError("HiGHS answered outside the variables' bounds.")
-    return round(-res.fun)

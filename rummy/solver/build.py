@@ -1,4 +1,4 @@
-"""From counts back to cards: the melds of a search result, and how many table cards moved.
+"""From counts back to cards: the melds of a search result.
 
 The search (``search.run``) decides per card how many copies go into groups and runs;
 this module replays those decisions in the same normal form and writes the melds as
@@ -7,7 +7,6 @@ engine cards (real cards, jokers declared as the card they stand for, R4.4).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from rummy.engine.cards import JOKER_AS, REAL_CARDS, Card
@@ -79,27 +78,3 @@ def _deal_groups(by_suit: Sequence[Sequence[Card]]) -> list[Meld]:
     for i, c in enumerate(cards):
         groups[i % k].append(c)
     return groups
-
-
-def moved_cards(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> int:
-    """Table cards that left their meld: each old meld is matched to at most one new meld
-    (the one sharing most cards with it, greedily), and what it shares stays put."""
-    olds = [Counter(c.pcode for c in m) for m in old]
-    news = [Counter(c.pcode for c in m) for m in new]
-    pairs = []
-    for i, a in enumerate(olds):
-        for j, b in enumerate(news):
-            k = sum((a & b).values())
-            if k:
-                pairs.append((k, i, j))
-    pairs.sort(key=lambda x: (-x[0], x[1], x[2]))
-    used_old: set[int] = set()
-    used_new: set[int] = set()
-    stay = 0
-    for k, i, j in pairs:
-        if i in used_old or j in used_new:
-            continue
-        used_old.add(i)
-        used_new.add(j)
-        stay += k
-    return sum(len(m) for m in old) - stay

@@ -70,6 +70,14 @@ RUN_NEXT: tuple[tuple[int, ...], ...] = tuple(
 CLOSED = frozenset(_code(0, 0, n3) for n3 in range(MAX_RUNS + 1))  # every open run is 3+
 
 
+#: ``_G_ORDER[cards][aim]``: the copies into groups, nearest ``aim`` first
+def _g_order(cards: int, aim: int) -> tuple[int, ...]:
+    return tuple(sorted(range(cards + 1), key=lambda g: abs(g - aim)))
+
+
+_G_ORDER = tuple(tuple(_g_order(c, a) for a in range(c + 1)) for c in range(4 * MAX_RUNS + 1))
+
+
 def groups_feasible(total: int, most: int) -> bool:
     """R4.2: ``total`` cards of one rank, at most ``most`` of a suit, dealt into groups."""
     if total == 0:
@@ -475,9 +483,18 @@ class DepthFirst:
     none). A state that failed proves the most its later layers can add (``need`` less its
     value, less one); that bound holds for every later ``find``, whatever its ``need``."""
 
-    def __init__(self, counts: Counts, deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        counts: Counts,
+        deadline: float | None = None,
+        grouped: Sequence[int] | None = None,
+    ) -> None:
         self.counts = counts
         self.deadline = deadline
+        # per card: how many of its copies stood in groups before the meld; the search
+        # then tries that split between groups and runs first (the tie-break's order:
+        # the first arrangement met moves fewer table cards; the same states either way)
+        self.grouped = grouped
         self.wmax = wild_cap(counts)
         # (layer, state) -> the most its later layers can still add (proven by a failure)
         self.bound: dict[tuple[int, int], int] = {}
@@ -579,11 +596,12 @@ class DepthFirst:
                     out.append(((nr << shift) | ((w + wj) << _W_SHIFT), 0, (0, 0, wj, 0, 0)))
             return out
         end_rank = s == 3
+        aim = 0 if self.grouped is None else self.grouped[_pcode(p, s)]
         for cards0, pts, freed, u, r in self.opts[li]:
             kept_bits = (kept + r) << 7
             for wj in range(self.wmax - w + 1):
                 cards = cards0 + wj
-                for g in range(cards + 1):
+                for g in _G_ORDER[cards][min(aim, cards)]:
                     nr = row[cards - g]
                     if nr < 0:
                         continue

@@ -1,9 +1,13 @@
 """``solve``: the best meld for a position (R5), as a whole new table the engine accepts.
 
 Best means: the lowest count left in the hand (R7.1); among those, the fewest table cards
-moved (see ``build.moved_cards``). ``Solution.proven`` says whether the count is proven
-optimal (or "no meld" proven); it is False only when the time limit cut the exact
-search short, in which case the best arrangement found so far is returned.
+moved (``moved.moved_cards`` defines it: cards that leave their meld, old and new melds
+matched one to one by the most cards they share). ``Solution.proven`` says whether the
+count is proven optimal (or "no meld" proven); it is False only when the time limit cut
+the exact search short, in which case the best arrangement found so far is returned.
+``Solution.moved_proven`` says whether no arrangement with that count moves fewer table
+cards: the tie-break is a search for few moved cards (``arrange``), proven only when it
+moves none.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from rummy.engine.cards import (
 )
 
 from . import search
-from .build import build_table, moved_cards
+from .arrange import Arranged, arrange
+from .moved import moved_cards
 from .position import Position
 
 #: nothing waits longer than this for an answer (the issue's one second, with room to spare)
@@ -49,7 +54,8 @@ class Solution:
     ``knock``: the meld leaves a hand that may knock (R6.1: not empty, at most the knock
     limit; whether the turn allows a knock at all is the engine's ``can_knock_after``).
     ``goes_out``: the meld plays the last card (R6.2). ``proven``: optimal (or "no meld")
-    is proven; False when the time limit stopped the exact search.
+    is proven; False when the time limit stopped the exact search. ``moved``: table cards
+    the meld moves; ``moved_proven``: no arrangement with this count moves fewer.
     """
 
     found: bool
@@ -63,6 +69,7 @@ class Solution:
     proven: bool
     seconds: float = 0.0
     states: int = 0
+    moved_proven: bool = False
 
     def action(self, knock: bool | None = None) -> dict[str, Any]:
         """The engine action that plays this meld (``knock`` defaults to ``self.knock``)."""
@@ -104,10 +111,12 @@ def solve(
 
     ``deadline`` is a ``time.perf_counter()`` instant, ``time_limit`` seconds from now
     otherwise; the earlier wins. ``keep``: hand cards the meld must not play (e.g. a
-    bot's policy of keeping its joker). Raises ``SolverError`` for an impossible position.
+    bot's policy of keeping its joker). Raises ``SolverError`` for an impossible position
+    (or a ``keep`` card not in the hand).
     """
     start = time.perf_counter()
     position.check()
+    position.check_keep(keep)
     stop = start + time_limit
     if deadline is not None:
         stop = min(stop, deadline)
@@ -142,7 +151,11 @@ def solve(
         states = dfs.visited
         if best is None:
             return _fallback(position, settings, time.perf_counter() - start, states, keep)
-    return _solution(position, settings, narrow, best, proven, time.perf_counter() - start, states)
+    laid = None
+    if best is not None:
+        # the tie-break: few table cards moved, with what time is left
+        laid = arrange(position.table, narrow, best, stop)
+    return _solution(position, settings, narrow, laid, proven, time.perf_counter() - start, states)
 
 
 def _fallback(
@@ -198,13 +211,13 @@ def _solution(
     pos: Position,
     settings: Settings,
     counts: search.Counts,
-    res: search.Result | None,
+    laid: Arranged | None,
     proven: bool,
     seconds: float,
     states: int,
 ) -> Solution:
     hand = list(pos.hand)
-    if res is None:
+    if laid is None:
         return Solution(
             found=False,
             table=pos.table,
@@ -217,8 +230,9 @@ def _solution(
             proven=proven,
             seconds=seconds,
             states=states,
+            moved_proven=proven,
         )
-    table = build_table(counts, res)
+    res, table = laid.result, laid.table
     played: list[Card] = []
     for (p, s), ch in res.choices.items():
         if p <= 13 and ch.used:
@@ -238,10 +252,11 @@ def _solution(
         played=tuple(played),
         hand_left=tuple(hand_left),
         count=count,
-        moved=moved_cards(pos.table, table),
+        moved=laid.moved,
         knock=bool(hand_left) and count <= settings.knock_limit,
         goes_out=not hand_left,
         proven=proven,
         seconds=seconds,
         states=states,
+        moved_proven=proven and laid.proven,
     )
