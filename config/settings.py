@@ -346,6 +346,12 @@ CONTENT_SECURITY_POLICY = {
 # --- Game -----------------------------------------------------------------------------
 # How often the turn clock looks for passed deadlines (seconds).
 CLOCK_INTERVAL = int(os.environ.get("CLOCK_INTERVAL", 30))
+# How often the same worker looks for bot turns that are due (seconds): bots answer
+# within about this, the full pass above stays every CLOCK_INTERVAL.
+BOT_POLL_INTERVAL = float(os.environ.get("BOT_POLL_INTERVAL", 1))
+# A bot's human-like pause before it acts: a random number of seconds in this range
+# ("low,high"; "0,0" acts at the next poll, as the tests do).
+BOT_DELAY = tuple(float(x) for x in os.environ.get("BOT_DELAY", "2,6").split(",")[:2])
 # "Your move" is not emailed to a player who moved in that game this recently (seconds)
 # or has its page open: they are playing live (rummy.notifications.emails).
 AWAY_AFTER = 300

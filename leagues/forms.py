@@ -153,6 +153,8 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             "knock_limit",
             "turn_seconds",
             "hints_allowed",
+            "bot_games_count",
+            "bot_stands_in",
         ]
         help_texts = {
             "hints_allowed": _(

@@ -50,8 +50,21 @@ def supported_language(code):
     return code if code in dict(settings.LANGUAGES) else ""
 
 
+class BotLevel(models.TextChoices):
+    """A computer player's level (issue 14): the same values as the pure bots'
+    ``rummy.bots.Level`` (a test keeps them equal); the labels are for people."""
+
+    BEGINNER = "beginner", _("beginner")
+    STEADY = "steady", _("steady")
+    EXPERT = "expert", _("expert")
+
+
 class User(AbstractUser):
     """A player. The display name is what other players see; the username logs in.
+
+    A computer player is a User too (``bot_level`` set, no usable password, inactive), so
+    that seats, moves, standings and records need no second kind of player; it is
+    named by its level in the reader's language (``name``).
 
     ``language`` and ``time_zone`` are how the player is spoken to where no browser
     says it: emails, and their pages on a browser without a language cookie. Empty means
@@ -69,6 +82,9 @@ class User(AbstractUser):
     # Quiet hours (``leagues.quiet``): wall times in ``zone``, both set or both empty.
     quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)
     quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
+
+    # Empty for people; a computer player's level (rummy.bots).
+    bot_level = models.CharField(max_length=10, blank=True, choices=BotLevel.choices)
 
     # The stubs do not declare the inner Meta that Django documents inheriting from.
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # see the line above
@@ -89,10 +105,17 @@ class User(AbstractUser):
         ]
 
     def __str__(self):
-        return self.display_name or self.username
+        return self.name
+
+    @property
+    def is_bot(self):
+        return bool(self.bot_level)
 
     @property
     def name(self):
+        if self.bot_level:
+            # Worded when shown, so each reader sees it in their own language.
+            return _("Bot (%(level)s)") % {"level": BotLevel(self.bot_level).label}
         return self.display_name or self.username
 
     @property
@@ -262,6 +285,14 @@ class Season(models.Model):
     final_standings = models.JSONField(null=True, blank=True)
     champions = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="championships"
+    )
+    # Computer players (issue 14). Off by default: a game with a bot at a seat counts
+    # for nobody's standings, and an absent player's turns wait for the clock.
+    bot_games_count = models.BooleanField(
+        _("games with bots count toward the standings"), default=False
+    )
+    bot_stands_in = models.BooleanField(
+        _("a bot plays for a player marked absent, until they come back"), default=False
     )
 
     class Meta:

@@ -35,6 +35,7 @@ def compute_standings(season):
                 "user_id": seat.user_id,
                 "username": seat.user.username,
                 "name": seat.user.name,
+                "is_bot": seat.user.is_bot,
                 "played": 0,
                 "won": 0,
                 "rounds_won": 0,

@@ -7,7 +7,7 @@ retries are over are dropped, and last the review of finished games' turns
 
 from django.utils import timezone
 
-from rummy.clock import deadlines
+from rummy.clock import bots, deadlines
 from rummy.history import review
 from rummy.notifications import emails, pushes, quiet
 
@@ -23,3 +23,9 @@ def background_pass(now=None) -> int:
     # is the least urgent work and may take several passes for a long game.
     review.review_pass()
     return played
+
+
+def bot_poll(now=None) -> int:
+    """The quick step run about every second between passes (``BOT_POLL_INTERVAL``):
+    bot turns that are due (one indexed query when there are none)."""
+    return bots.play_due(now)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from leagues.models import Season
+from leagues.models import BotLevel, Season
 from rummy import engine
 
 
@@ -20,7 +20,11 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
         VOIDED = "voided", _("Voided")
 
-    league = models.ForeignKey("leagues.League", on_delete=models.CASCADE, related_name="games")
+    # None for a practice game (issue 14): one person against bots, in no league; only
+    # its host may see it (rummy.table.access).
+    league = models.ForeignKey(
+        "leagues.League", on_delete=models.CASCADE, null=True, blank=True, related_name="games"
+    )
     # The league's active season when the game started; None counts for no season.
     season = models.ForeignKey(
         "leagues.Season", on_delete=models.SET_NULL, null=True, blank=True, related_name="games"
@@ -48,6 +52,9 @@ class Game(models.Model):
     )
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # When the bot (or the bot standing in for an absent player) to move acts: stored as
+    # data, so a restarted worker finds it (rummy.clock.bots); None when a person moves.
+    bot_due_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -59,7 +66,15 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "turn_deadline"])]
+        indexes = [
+            models.Index(fields=["status", "turn_deadline"]),
+            # the bot worker asks this about once a second: only rows with a bot due
+            models.Index(
+                fields=["bot_due_at"],
+                condition=models.Q(bot_due_at__isnull=False),
+                name="game_bot_due",
+            ),
+        ]
 
     def __str__(self):
         return f"Game {self.pk} ({self.get_status_display()})"
@@ -91,6 +106,10 @@ class Game(models.Model):
     def is_active(self):
         return self.status == self.Status.ACTIVE
 
+    @property
+    def is_practice(self):
+        return self.league_id is None
+
     def engine_settings(self):
         return engine.Settings(target=self.target_score, knock_limit=self.knock_limit)
 
@@ -110,6 +129,11 @@ class Seat(models.Model):
     is_winner = models.BooleanField(default=False)
     # Turn clock: consecutive timeouts; three in a row mark the player absent.
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # A computer player's seat: its level (the user is a bot User); empty for people.
+    bot_level = models.CharField(max_length=10, blank=True)
+    # An absent player's seat that a beginner bot plays until they come back (the
+    # season's ``bot_stands_in``); cleared by any action of theirs or "I'm back".
+    stand_in = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["number", "joined_at"]
@@ -126,6 +150,11 @@ class Seat(models.Model):
     @property
     def is_absent(self):
         return self.timeouts_in_row >= self.ABSENT_AFTER
+
+    @property
+    def bot_plays(self):
+        """The level of the bot that plays this seat now, or "" when a person does."""
+        return self.bot_level or (BotLevel.BEGINNER.value if self.stand_in else "")
 
 
 class Move(models.Model):
@@ -155,6 +184,9 @@ class Move(models.Model):
     # The engine action; for start and deal (random), the dealt state itself, so that the
     # log replays exactly. Server-side only: never rendered to players.
     payload = models.JSONField(default=dict)
+    # The level of the bot that made this move (a bot's seat, or one standing in for an
+    # absent player: "played by a bot" in the record); empty for people and the clock.
+    bot_level = models.CharField(max_length=10, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

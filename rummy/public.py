@@ -3,6 +3,8 @@ commands about games that leagues, seasons, standings and profiles need. Nothing
 ``leagues`` imports any other part of ``rummy``; rummy tells leagues that a game
 finished through ``game_finished`` (connected in ``leagues/apps.py``)."""
 
+from django.db.models import Exists, OuterRef
+
 from rummy.guide.links import rule_links
 from rummy.history.profile import figures as player_figures
 from rummy.history.profile import game_rows as player_game_rows
@@ -34,10 +36,14 @@ __all__ = [
 
 def season_results(season):
     """Every seat of every finished game of ``season``, with its user: what the
-    standings add up."""
-    return Seat.objects.filter(
-        game__season=season, game__status=Game.Status.FINISHED
-    ).select_related("user")
+    standings add up. A game with a bot at a seat counts only if the season says so
+    (``bot_games_count``, off by default; issue 14); a bot standing in for an absent
+    player does not make it a game with bots: the seat is still that player's."""
+    seats = Seat.objects.filter(game__season=season, game__status=Game.Status.FINISHED)
+    if not season.bot_games_count:
+        with_bots = Seat.objects.filter(game_id=OuterRef("game_id")).exclude(bot_level="")
+        seats = seats.exclude(Exists(with_bots))
+    return seats.select_related("user")
 
 
 def running_games(season):

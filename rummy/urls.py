@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:game_id>/end-early/", table.end_early, name="end_early"),
     path("<int:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("open/<slug:slug>/", lobby.open_table, name="open_table"),
+    path("practice/", lobby.practice, name="practice"),
     # A game's history (rummy.history): read-only.
     path("<int:game_id>/record/", history.record, name="record"),
     path("<int:game_id>/record.json", history.record_json, name="record_json"),

@@ -8,6 +8,8 @@ def _fast_password_hashing(request):
     if request.config.pluginmanager.hasplugin("django"):
         settings = request.getfixturevalue("settings")
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        # Bots act at the next poll instead of after a human-like pause.
+        settings.BOT_DELAY = (0.0, 0.0)
 
 
 @pytest.fixture(autouse=True)

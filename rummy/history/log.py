@@ -13,7 +13,7 @@ from rummy.play.replay import ReplayMismatch, apply_move
 ACTION_KINDS = (Move.Kind.DRAW, Move.Kind.MELD, Move.Kind.KNOCK, Move.Kind.PASS)
 TURN_KINDS = (*ACTION_KINDS, Move.Kind.TIMEOUT)
 DEAL_KINDS = (Move.Kind.START, Move.Kind.DEAL)
-MOVE_FIELDS = ("game_id", "seq", "kind", "seat", "user_id", "payload")
+MOVE_FIELDS = ("game_id", "seq", "kind", "seat", "user_id", "payload", "bot_level")
 
 
 class LoggedMove(NamedTuple):
@@ -26,6 +26,8 @@ class LoggedMove(NamedTuple):
     seat: int | None
     user_id: int | None
     payload: Any
+    # the level of the bot that made the move ("played by a bot"); "" for people
+    bot_level: str = ""
 
 
 def read_moves(moves):

@@ -107,6 +107,7 @@ def replay_step(game, seat_number, deals, seq):
     state = current.after
     seats = {s.number: s.user for s in game.seats.all() if s.number is not None}
     names = {n: user.name for n, user in seats.items()}
+    bot_seats = frozenset(n for n, user in seats.items() if user.is_bot)
 
     def shows_hand(seat):
         return mode == Mode.ALL or (mode == Mode.SEAT and seat == seat_number)
@@ -150,9 +151,13 @@ def replay_step(game, seat_number, deals, seq):
         "players": players,
         "melds": [[card_info(c) for c in meld.split()] for meld in view.table],
         "stock_size": view.stock_size,
-        "words": describe(current, names, shows_hand),
+        "words": describe(current, names, shows_hand, bot_seats),
         "moves": [
-            {"seq": s.move.seq, "words": describe(s, names, shows_hand), "current": s is current}
+            {
+                "seq": s.move.seq,
+                "words": describe(s, names, shows_hand, bot_seats),
+                "current": s is current,
+            }
             for s in round_steps
         ],
         "result": _result(view, names) if view.round_over and current.ends_round else None,

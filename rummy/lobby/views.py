@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from leagues.access import get_league_for_member
 from leagues.views import invites
 from rummy import play
-from rummy.lobby.forms import OpenTableForm
+from rummy.lobby.forms import OpenTableForm, PracticeForm
 from rummy.lobby.games import home_games
 from rummy.models import Game
 from rummy.play import seating
@@ -32,6 +32,7 @@ def home(request):
             memberships=memberships,
             games=games,
             show_games=bool(memberships or games["your_move"] or games["waiting"]),
+            practice_form=PracticeForm(),
         )
     return render(request, "home.html", context)
 
@@ -51,6 +52,24 @@ def open_table(request, slug):
     except play.ActionRefused as refusal:
         messages.error(request, refusal.message)
         return redirect(league)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def practice(request):
+    """Any signed-in user starts a private practice game against bots, dealt at once."""
+    form = PracticeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose 1 to 4 bots and a level for a practice game."))
+        return redirect("home")
+    try:
+        game = play.start_practice(
+            request.user, form.cleaned_data["bots"], form.cleaned_data["level"]
+        )
+    except play.ActionRefused as refusal:
+        messages.error(request, refusal.message)
+        return redirect("home")
     return redirect(game)
 
 

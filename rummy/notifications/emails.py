@@ -203,7 +203,13 @@ def _game_line(game, user, now):
 
 
 def _with_lines():
-    return Game.objects.select_related("league").prefetch_related("seats__user")
+    return _emailed_games().select_related("league").prefetch_related("seats__user")
+
+
+def _emailed_games():
+    """Games that send email: not practice games (issue 14), whose one player is at the
+    table against bots and whose results count for nothing."""
+    return Game.objects.filter(league__isnull=False)
 
 
 # --- "Your move" ----------------------------------------------------------------------
@@ -395,7 +401,8 @@ def catch_up(now=None) -> int:
     now = now or timezone.now()
     since = now - CATCH_UP
     turn_users = {
-        *Game.objects.filter(
+        *_emailed_games()
+        .filter(
             status=Game.Status.ACTIVE,
             to_move__email_verified=True,
             turn_started_at__gte=since,
@@ -405,9 +412,11 @@ def catch_up(now=None) -> int:
         *quiet.released_user_ids(now),
     }
     sent = sum(1 for user in _users(turn_users) if _guarded(notify_user_turns, user, now))
-    finished = Game.objects.filter(
-        status=Game.Status.FINISHED, finished_at__gte=quiet.earliest(now, CATCH_UP)
-    ).select_related("league")
+    finished = (
+        _emailed_games()
+        .filter(status=Game.Status.FINISHED, finished_at__gte=quiet.earliest(now, CATCH_UP))
+        .select_related("league")
+    )
     for game in finished:
         sent += _guarded(notify_result, game, now)
     return sent

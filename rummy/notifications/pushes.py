@@ -66,7 +66,12 @@ def _drop_stale_claims(now, keys):
 
 
 def _games():
-    return Game.objects.select_related("league").prefetch_related("seats__user")
+    # Not practice games (issue 14): their one player is at the table against bots.
+    return (
+        Game.objects.filter(league__isnull=False)
+        .select_related("league")
+        .prefetch_related("seats__user")
+    )
 
 
 def _subscribed(user_ref):

@@ -9,6 +9,7 @@ pages after commit. Callers outside this
 package use the names below, never ``store``.
 """
 
+from rummy.play.bot_seats import add_bot, start_practice
 from rummy.play.drafts import (
     close_editor,
     declare_joker,
@@ -24,7 +25,18 @@ from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused, St
 from rummy.play.hints import Advice, hint, hints_allowed
 from rummy.play.seating import leave_seat, open_table, start_game, take_seat
 from rummy.play.store import parse_version, seat_of
-from rummy.play.turns import act, draw, end_early, knock, meld, pass_turn, timeout, void_game
+from rummy.play.turns import (
+    act,
+    back_in_person,
+    bot_act,
+    draw,
+    end_early,
+    knock,
+    meld,
+    pass_turn,
+    timeout,
+    void_game,
+)
 
 __all__ = [
     "ActionRefused",
@@ -34,6 +46,9 @@ __all__ = [
     "RuleRefused",
     "StaleVersion",
     "act",
+    "add_bot",
+    "back_in_person",
+    "bot_act",
     "close_editor",
     "declare_joker",
     "draw",
@@ -54,6 +69,7 @@ __all__ = [
     "seat_of",
     "select",
     "start_game",
+    "start_practice",
     "take_seat",
     "timeout",
     "to_hand",

@@ -117,7 +117,8 @@ def _start(game: Game) -> Result:
     Seat.objects.bulk_update(seats, ["number"])
     # The seats now have numbers: forget any prefetched copies without them.
     vars(game).pop("_prefetched_objects_cache", None)
-    season = game.league.active_season()
+    # A practice game (no league) counts for no season.
+    season = game.league.active_season() if game.league is not None else None
     if season:
         game.season = season
         game.target_score = season.target_score
@@ -165,7 +166,7 @@ def rematch_seasons(game: Game):
     game: ``_start``); None where there is none."""
     season = game.season
     closed = season if season is not None and season.is_closed else None
-    return closed, game.league.active_season()
+    return closed, game.league.active_season() if game.league is not None else None
 
 
 @transaction.atomic

@@ -13,6 +13,7 @@ versions only) happens after commit. Only the modules of ``rummy.play`` use this
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
@@ -84,7 +85,8 @@ def check_version(game: Game, expected: int | None, required=False):
 
 def save(game: Game, new_state, moves, **fields):
     """Store a new state with a version-checked conditional UPDATE and log ``moves``
-    (a list of (kind, seat, user, payload)), each taking the next version number.
+    (a list of (kind, seat, user, payload), with the bot's level as a fifth item for a
+    bot's move), each taking the next version number.
     ``new_state`` is the engine state (or None to keep the stored one)."""
     old_version = game.version
     new_version = old_version + len(moves)
@@ -110,8 +112,9 @@ def save(game: Game, new_state, moves, **fields):
                     seat=seat,
                     user=user,
                     payload=payload,
+                    bot_level=bot[0] if bot else "",
                 )
-                for i, (kind, seat, user, payload) in enumerate(moves)
+                for i, (kind, seat, user, payload, *bot) in enumerate(moves)
             ]
         )
     except IntegrityError:
@@ -146,9 +149,16 @@ def _turn_fields(game: Game, state, now):
     if state is None:
         return {}
     if state.game_over:
-        return {"to_move": None, "turn_deadline": None, "turn_started_at": None}
-    seats = {s.number: s.user_id for s in game.seats.all()}
-    to_move_id = seats.get(state.turn)
+        return {
+            "to_move": None,
+            "turn_deadline": None,
+            "turn_started_at": None,
+            "bot_due_at": None,
+        }
+    by_number = {s.number: s for s in game.seats.all()}
+    seat = by_number.get(state.turn)
+    to_move_id = seat.user_id if seat else None
+    due = {"bot_due_at": bot_due(now) if seat is not None and seat.bot_plays else None}
     old = game.engine_state()
     same_turn = (
         old is not None
@@ -158,11 +168,19 @@ def _turn_fields(game: Game, state, now):
         and game.turn_deadline is not None
     )
     if same_turn:
-        return {"to_move_id": to_move_id}
+        return {"to_move_id": to_move_id, **due}
     season = game.season if game.season_id else None
     seconds = season.turn_seconds if season is not None else game.turn_seconds
     return {
         "to_move_id": to_move_id,
         "turn_started_at": now,
         "turn_deadline": now + timedelta(seconds=seconds),
+        **due,
     }
+
+
+def bot_due(now):
+    """When a bot to move acts: after a human-like pause (``BOT_DELAY``, a range), so
+    its moves read like a person's; every step of its turn waits again."""
+    low, high = settings.BOT_DELAY
+    return now + timedelta(seconds=system_random.uniform(low, max(low, high)))

@@ -57,11 +57,52 @@ def act_locked(game: Game, seat: Seat, user, action: dict) -> Result:
     """``act`` on a game the caller already locked and checked (the draft's "Play")."""
     new_state = _apply_engine(game, seat.number, action)
     moves = [(MOVE_KINDS[action["do"]], seat.number, user, _loggable(action))]
-    if seat.timeouts_in_row:
-        # Acting in person clears the absence mark.
-        Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
-        seat.timeouts_in_row = 0
+    if seat.timeouts_in_row or seat.stand_in:
+        # Acting in person clears the absence mark, and the bot standing in steps back.
+        Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0, stand_in=False)
+        seat.timeouts_in_row, seat.stand_in = 0, False
     return _finish_action(game, new_state, moves)
+
+
+@transaction.atomic
+def bot_act(game_id, seat_number, expected_version, action: dict) -> Result:
+    """A bot's action for the seat it plays (``rummy.clock.bots``): the same lock,
+    version check, engine and log as a person's ``act``. The move records the bot's
+    level ("played by a bot"); a bot standing in leaves the absence mark as it is."""
+    if not isinstance(action, dict) or action.get("do") not in MOVE_KINDS:
+        raise ActionRefused(_("Unknown action."), code="bad_action")
+    game = store.locked_game(game_id, with_seats=True)
+    store.check_version(game, expected_version, required=True)
+    if game.status != Game.Status.ACTIVE:
+        raise ActionRefused(_("This game is not in progress."), code="not_active")
+    seat = next((s for s in game.seats.all() if s.number == seat_number), None)
+    if seat is None or not seat.bot_plays:
+        raise NotAllowed(_("No bot plays this seat."))
+    new_state = _apply_engine(game, seat.number, action)
+    payload = _loggable(action)
+    moves = [(MOVE_KINDS[action["do"]], seat.number, seat.user, payload, seat.bot_plays)]
+    return _finish_action(game, new_state, moves)
+
+
+@transaction.atomic
+def back_in_person(game_id, user, expected_version=None) -> Result:
+    """ "I'm back": the absent player takes their seat back from the bot standing in
+    (their next action would do the same). The game's state does not change, so no move
+    is logged and the version stays (it numbers the moves); the player's own page
+    redraws from the answer, the others' at the next move."""
+    game = store.locked_game(game_id, with_seats=True)
+    seat = acting_seat(game, user)
+    store.check_version(game, expected_version)
+    if not (seat.stand_in or seat.timeouts_in_row):
+        raise ActionRefused(_("You are already playing this seat."), code="not_absent")
+    Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0, stand_in=False)
+    seat.timeouts_in_row, seat.stand_in = 0, False
+    state = game.engine_state()
+    due = game.bot_due_at if state.turn != seat.number else None
+    Game.objects.filter(pk=game.pk).update(bot_due_at=due)
+    game.bot_due_at = due
+    store.announce(game.pk, game.version)
+    return Result(game, game.version)
 
 
 def draw(game_id, user, expected_version):
@@ -108,8 +149,14 @@ def timeout(game_id, expected_version) -> Result:
     state = game.engine_state()
     seat = next(s for s in game.seats.all() if s.number == state.turn)
     new_state = engine.play_timeout(state, state.turn)
-    Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=seat.timeouts_in_row + 1)
     seat.timeouts_in_row += 1
+    if seat.is_absent and not seat.bot_level and _season_allows_stand_in(game):
+        # Three timeouts in a row (the absence mark): a beginner bot plays the seat from
+        # its next turn until the player is back (``store`` makes its turns due).
+        seat.stand_in = True
+    Seat.objects.filter(pk=seat.pk).update(
+        timeouts_in_row=seat.timeouts_in_row, stand_in=seat.stand_in
+    )
     moves = [(Move.Kind.TIMEOUT, state.turn, None, {"do": "timeout"})]
     return _finish_action(game, new_state, moves)
 
@@ -153,7 +200,12 @@ def void_game(game_id, user) -> Result:
         # The same names as the derived turn fields, so that these win over them.
         to_move_id=None,
         turn_deadline=None,
+        bot_due_at=None,
     )
+
+
+def _season_allows_stand_in(game: Game) -> bool:
+    return game.season is not None and game.season.bot_stands_in
 
 
 def _finish_action(game: Game, new_state, moves, **fields):

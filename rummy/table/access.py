@@ -2,7 +2,8 @@
 
 A game belongs to its league: a private league's games exist only for its members
 (404 for everybody else, so that not even their existence is confirmed); a public
-league's games may be watched by any signed-in user.
+league's games may be watched by any signed-in user. A practice game (no league, issue
+14) exists only for its host, who plays it against bots.
 """
 
 import time
@@ -28,7 +29,7 @@ def games_with_seats():
 def viewable_game(user, game_id):
     """The game if ``user`` may see it, else None (no exception: consumers use it)."""
     game = games_with_seats().filter(pk=game_id).first()
-    if game is None or not can_view_league(user, game.league):
+    if game is None or not may_view(user, game):
         return None
     return game
 
@@ -87,17 +88,27 @@ class Rights:
     is_admin: bool
 
 
-def remembered_rights(user, league):
+def _practice_rights(user, game) -> Rights:
+    """A practice game is its host's alone: no league to be a member or admin of."""
+    owner = getattr(user, "is_authenticated", False) and user.pk == game.host_id
+    return Rights(may_view=owner, is_member=owner, is_admin=False)
+
+
+def remembered_rights(user, game):
     """``rights`` if fresh in this process's memory, else None (no database)."""
-    hit = memory.view_checks.get((user.pk, league.pk))
+    if game.league_id is None:
+        return _practice_rights(user, game)
+    hit = memory.view_checks.get((user.pk, game.league_id))
     if hit is not None and time.monotonic() - hit[1] < VIEW_CHECK_SECONDS:
         return hit[0]
     return None
 
 
-def rights(user, league) -> Rights:
-    found = remembered_rights(user, league)
+def rights(user, game) -> Rights:
+    """What ``user`` may do at ``game`` (its league's rights; a practice game's own)."""
+    found = remembered_rights(user, game)
     if found is None:
+        league = game.league
         membership = membership_for(user, league)
         found = Rights(
             may_view=can_view_league(user, league, membership),
@@ -108,5 +119,5 @@ def rights(user, league) -> Rights:
     return found
 
 
-def may_view(user, league):
-    return rights(user, league).may_view
+def may_view(user, game):
+    return rights(user, game).may_view

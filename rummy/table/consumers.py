@@ -88,7 +88,7 @@ def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=No
             remember(game)
     else:
         game = game_at_least(game_id, version)
-        if game is not None and not may_view(user, game.league):
+        if game is not None and not may_view(user, game):
             game = None
     if game is None:
         return None

@@ -6,6 +6,7 @@ over the socket htmx's ``ws-send`` sends the same fields as JSON. Both arrive he
 the two paths cannot drift apart, and both end in the write path (``rummy.play``).
 
 Action values: ``draw knock pass`` (turn, R3/R6/R8), ``sit leave start`` (seating),
+``add_bot`` (with ``bot_level``, issue 14), ``back`` (an absent player's "I'm back"),
 ``meld close reset new_meld to_hand play play_knock`` (the editor), ``select:<ref>``,
 ``move:<meld>``, ``declare:<ref>:<card>``, and ``hint`` (the solver's best meld, laid out
 in the draft; issue 14).
@@ -69,6 +70,11 @@ def perform(game_id, user, data) -> Outcome:
     if name == "hint":
         result = play.hint(game_id, user, version)
         return replace(_saved(result), flash=result.message)
+    if name == "add_bot":
+        result = play.add_bot(game_id, user, _field(data, "bot_level", required=False), version)
+        return Outcome(game_changed=True, version=result.version)
+    if name == "back":
+        return _saved(play.back_in_person(game_id, user, version))
     if name in ("play", "play_knock"):
         return _saved(play.play_draft(game_id, user, version, knock=name == "play_knock"))
     if name in DRAFT_ACTIONS:

@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from leagues.models import BotLevel
 from rummy import engine
 from rummy.clock.text import turn_clock
 from rummy.models import Game
@@ -140,6 +141,9 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     seat_number = my_seat.number if my_seat is not None else None
     view = engine.seat_view(state, seat_number)
     names = {s.number: s.user.name for s in seats}
+    # Who plays each seat when it is not a person: "bot" (a computer player's seat) or
+    # "stand_in" (a bot plays for an absent player, issue 14).
+    bots = {s.number: "bot" if s.bot_level else "stand_in" for s in seats if s.bot_plays}
     # Only the player to move can be arranging (a draft belongs to one version).
     if seat_number is None or engine.Action.MELD not in view.legal:
         draft = None
@@ -148,7 +152,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     ctx.update(
         view=view,
         game_pk=game.pk,
-        players=_players(view, names, seat_number),
+        players=_players(view, names, seat_number, bots),
         legal=view.legal,
         can_play_knock=draft is not None
         and seat_number is not None
@@ -163,11 +167,23 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
 
 def _open_table(game, user, seats, my_seat, rights):
     """Before the start: who sits, and whether ``user`` may sit, leave or start."""
+    may_add_bot = (
+        game.is_open
+        and len(seats) < game.max_seats
+        and (game.host_id == getattr(user, "pk", None) or rights.is_admin)
+    )
     return {
         "seats": [
-            {"name": s.user.name, "is_me": s is my_seat, "is_host": s.user_id == game.host_id}
+            {
+                "name": s.user.name,
+                "is_me": s is my_seat,
+                "is_host": s.user_id == game.host_id,
+                "is_bot": bool(s.bot_level),
+            }
             for s in seats
         ],
+        "may_add_bot": may_add_bot,
+        "bot_levels": BotLevel.choices,
         "open": game.is_open,
         "may_sit": game.is_open
         and rights.is_member
@@ -242,11 +258,14 @@ def meld_html(meld, editing):
     )
 
 
-def _players(view, names, seat_number):
+def _players(view, names, seat_number, bots=None):
+    bots = bots or {}
     return [
         {
             "number": n,
             "name": names.get(n, "?"),
+            "is_bot": bots.get(n) == "bot",
+            "stand_in": bots.get(n) == "stand_in",
             "hand_size": view.hand_sizes[n],
             "score": view.scores[n],
             "rounds_won": view.rounds_won[n],

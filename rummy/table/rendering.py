@@ -267,7 +267,7 @@ def page_context(game, user, sort, flash=None):
     if seat is not None and state is not None and seat.number == state.turn:
         # Only the player to move can be arranging.
         draft = drafts.current_draft(game, seat.number)
-    rights = access.rights(user, game.league)
+    rights = access.rights(user, game)
     return table_context(game, user, sort, flash, rights=rights, draft=draft)
 
 
@@ -283,7 +283,7 @@ def render_remembered(user, game_id, sort, version):
     game = access.remembered_game(game_id, version)
     if game is None or game.state is None or game.to_move_id == user.pk:
         return None
-    rights = access.remembered_rights(user, game.league)
+    rights = access.remembered_rights(user, game)
     if rights is None or not rights.may_view:
         return None
     return build_frames(table_context(game, user, sort, rights=rights))

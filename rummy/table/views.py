@@ -68,7 +68,7 @@ def act(request, game_id):
     # most seconds old): this only chooses between 404 and going on, while the services
     # check afresh what each action needs (a seat at the table, a membership to sit).
     game = game_at_least(game_id, 0)
-    if game is None or not may_view(request.user, game.league):
+    if game is None or not may_view(request.user, game):
         raise Http404(_("No such game."))
     try:
         outcome = dispatch.perform(game.pk, request.user, request.POST)

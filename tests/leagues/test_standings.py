@@ -30,6 +30,7 @@ def test_rows_add_up_finished_games_only(cast, league, season):
         "user_id": a.pk,
         "username": "alice",
         "name": "Alice",
+        "is_bot": False,
         "played": 2,
         "won": 1,
         "rounds_won": 5,

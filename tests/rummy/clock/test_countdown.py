@@ -110,7 +110,7 @@ def test_table_clock_marks_absent_players_and_offers_end_early_to_admins_only():
     )
 
     def table_clock(game, user):
-        return turn_clock(game, rights(user, game.league).is_admin)
+        return turn_clock(game, rights(user, game).is_admin)
 
     game = viewable_game(owner, game.pk)
     clock = table_clock(game, owner)

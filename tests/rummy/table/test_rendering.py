@@ -28,7 +28,7 @@ def players():
 def frames_for(game, user, draft=None):
     memory.clear_all()
     return rendering.build_frames(
-        table_context(game, user, "suit", rights=rights(user, game.league), draft=draft)
+        table_context(game, user, "suit", rights=rights(user, game), draft=draft)
     )
 
 

@@ -1,0 +1,102 @@
+"""A practice game (issue 14): any signed-in user, against 1 to 4 bots, outside any
+league, dealt at once; only its owner sees it; no standings."""
+
+import pytest
+from django.urls import reverse
+
+from rummy import background
+from rummy.models import Game, Seat
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+URL = reverse("rummy:practice")
+
+
+def start(client, bots=2, level="beginner"):
+    return client.post(URL, {"bots": bots, "level": level})
+
+
+def test_the_home_page_offers_a_practice_game(client, cast):
+    client.force_login(cast["dave"])  # in no league at all
+    page = client.get(reverse("home")).content.decode()
+    assert f'action="{URL}"' in page and 'id="btn-practice"' in page
+
+
+@pytest.mark.parametrize("bots", [1, 4])
+def test_start_and_play_at_once(client, cast, bots):
+    client.force_login(cast["dave"])
+    response = start(client, bots=bots, level="expert")
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert game.is_practice and game.season is None and game.status == Game.Status.ACTIVE
+    seats = list(game.seats.all())
+    assert len(seats) == bots + 1
+    assert sorted(s.bot_level for s in seats) == [""] + ["expert"] * bots
+    # The bots play until it is Dave's turn; then Dave plays.
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.to_move_id == cast["dave"].pk:
+            break
+        assert background.bot_poll() == 1
+    state = game.engine_state()
+    response = client.post(
+        reverse("rummy:act", args=[game.pk]), {"action": "draw", "version": game.version}
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.moves.filter(kind="draw", user=cast["dave"]).exists()
+    assert len(game.engine_state().hands[state.turn]) == len(state.hands[state.turn]) + 1
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Practice" in page and "Bot (expert)" in page
+
+
+def test_only_its_owner_sees_a_practice_game(client, cast):
+    client.force_login(cast["dave"])
+    start(client)
+    game = Game.objects.get()
+    for name in ("alice", "bob", "carol"):
+        client.force_login(cast[name])
+        assert client.get(game.get_absolute_url()).status_code == 404
+        act = client.post(reverse("rummy:act", args=[game.pk]), {"action": "draw", "version": 1})
+        assert act.status_code == 404
+        assert client.get(reverse("rummy:record", args=[game.pk])).status_code == 404
+    client.logout()
+    assert client.get(game.get_absolute_url()).status_code == 302  # to log in
+
+
+def test_signed_out_or_get_is_refused(client):
+    response = start(client)
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    client.force_login(make_user())
+    assert client.get(URL).status_code == 405
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "data", [{"bots": 0}, {"bots": 5}, {"bots": "x"}, {"level": "god"}, {"bots": 2, "level": ""}]
+)
+def test_bad_input_says_so_and_makes_no_game(client, cast, data):
+    client.force_login(cast["dave"])
+    response = client.post(URL, {"bots": 2, "level": "steady", **data}, follow=True)
+    assert response.status_code == 200
+    assert "Choose 1 to 4 bots and a level" in response.content.decode()
+    assert not Game.objects.exists() and not Seat.objects.exists()
+
+
+def test_a_practice_game_sends_no_email(cast, mailoutbox, caplog):
+    from rummy import play
+    from rummy.notifications import emails
+
+    dave = cast["dave"]
+    dave.email_verified = True
+    dave.save()
+    game = play.start_practice(dave, 1, "beginner")
+    for _ in range(50):
+        if Game.objects.get(pk=game.pk).to_move_id == dave.pk:
+            break
+        background.bot_poll()
+    assert Game.objects.get(pk=game.pk).to_move_id == dave.pk
+    emails.clock_pass()
+    assert mailoutbox == []
+    # Left out, not failed: a practice game has no league to name in an email.
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
