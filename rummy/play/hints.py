@@ -47,8 +47,10 @@ class HintResult(Result):
 
 def hints_allowed(game: Game) -> bool:
     """Whether a player of ``game`` may ask for a hint: the season's house setting (off
-    by default; a game outside any season has none). Practice games, once they exist,
-    always allow hints."""
+    by default; a league game outside any season has none). A practice game (no
+    league, issue 14) always allows them."""
+    if game.league_id is None:
+        return True
     season = game.season if game.season_id else None
     return bool(season is not None and season.hints_allowed)
 

@@ -69,6 +69,8 @@ MATRIX = {
     "rummy:act": ("302 405 405 405 405", "302 404 403 302 403"),
     "rummy:end_early": ("302 405 405 405 405", "302 404 403 403 403"),
     "rummy:open_table": ("302 405 405 405 405", "302 404 302 302 302"),
+    # Anyone signed in may start a practice game (this empty form is refused: redirect).
+    "rummy:practice": ("302 405 405 405 405", "302 302 302 302 302"),
     # A game's history (read-only): the download waits for the game's end (409).
     "rummy:record": ("302 404 200 200 200", "302 405 405 405 405"),
     "rummy:replay": ("302 404 200 200 200", "302 405 405 405 405"),

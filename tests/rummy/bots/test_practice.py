@@ -100,3 +100,10 @@ def test_a_practice_game_sends_no_email(cast, mailoutbox, caplog):
     assert mailoutbox == []
     # Left out, not failed: a practice game has no league to name in an email.
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+def test_a_practice_game_always_allows_hints(cast):
+    from rummy import play
+
+    game = play.start_practice(cast["dave"], 1, "steady")
+    assert play.hints_allowed(game)
