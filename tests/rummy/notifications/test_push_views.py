@@ -228,3 +228,26 @@ def test_the_settings_page_saves_push_and_email_choices_apart(client, vapid_keys
 def test_push_preferences_default_on():
     user = make_user()
     assert all(getattr(prefs.prefs_for(user), name) for name in prefs.PUSH_PREFS)
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "label"),
+    [
+        (PHONE_UA, "Firefox on Android"),
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 "
+            "(KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+            "Safari on iPhone",
+        ),
+        (
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            "Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0",
+            "Edge on Windows",
+        ),
+        ("", "A browser"),
+    ],
+)
+def test_devices_are_named_by_browser_and_system(user_agent, label):
+    from rummy.notifications.subscriptions import device_label
+
+    assert device_label(user_agent) == label

@@ -4,11 +4,13 @@ decrypts the payload itself), once per device and turn, only while the player is
 in their language, and never stopped by one device's failure."""
 
 import datetime
+import threading
 
 import pytest
 import time_machine
 from django.conf import settings
 from django.core import mail
+from django.db import connections
 from django.urls import reverse
 
 from rummy import engine, play
@@ -266,3 +268,31 @@ def test_a_game_league_name_with_markup_stays_text(service):
     game_between(alice, bob, league=league)
     pushes.clock_pass()
     assert phone.messages()[0]["title"] == "It's your move in <b>Friday</b> & co"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_clock_passes_at_once_push_once(service):
+    alice, bob = player(), player()
+    phone = service.subscribe(alice)
+    game_between(alice, bob)
+    errors = []
+    barrier = threading.Barrier(3)
+
+    def run():
+        try:
+            barrier.wait(timeout=10)
+            pushes.clock_pass()
+        except Exception as error:  # reported below
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(phone.received) == 1
+    assert PushNotice.objects.get().sent_at is not None
