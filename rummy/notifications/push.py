@@ -27,6 +27,15 @@ TOKEN_SECONDS = 12 * 3600
 GONE_STATUSES = (404, 410)
 
 
+class _NoRedirects(requests.Session):
+    """Never follows a redirect: the endpoint was checked (``subscriptions``), the place
+    a push service (or someone posing as one) redirects to was not."""
+
+    def request(self, *args, **kwargs):
+        kwargs["allow_redirects"] = False
+        return super().request(*args, **kwargs)
+
+
 class Outcome(enum.Enum):
     SENT = "sent"
     GONE = "gone"
@@ -48,16 +57,18 @@ def send(subscription, content, keys, ttl, urgency) -> Outcome:
     # A fresh dict per push: pywebpush writes the audience (the endpoint's origin) in.
     claims = {"sub": settings.VAPID_SUBJECT, "exp": int(time.time()) + TOKEN_SECONDS}
     try:
-        webpush(
-            info,
-            data=json.dumps(content, ensure_ascii=False),
-            vapid_private_key=keys.signer,
-            vapid_claims=claims,
-            content_encoding="aes128gcm",
-            ttl=max(int(ttl), 0),
-            headers={"Urgency": urgency},
-            timeout=settings.PUSH_TIMEOUT,
-        )
+        with _NoRedirects() as session:
+            webpush(
+                info,
+                data=json.dumps(content, ensure_ascii=False),
+                vapid_private_key=keys.signer,
+                vapid_claims=claims,
+                content_encoding="aes128gcm",
+                ttl=max(int(ttl), 0),
+                headers={"Urgency": urgency},
+                timeout=settings.PUSH_TIMEOUT,
+                requests_session=session,
+            )
     except WebPushException as error:
         status = getattr(error.response, "status_code", None)
         if status in GONE_STATUSES:

@@ -8,7 +8,7 @@ the RFCs and independent of the sender's libraries (pywebpush, py-vapid, http-ec
   secret) and decrypts the aes128gcm body (RFC 8188) the push service received for it.
 
 Each device has its own path; ``answer`` says what the service answers there (201, 404,
-410, 500, or "slow": no answer before the sender's timeout).
+410, 500, "slow": no answer before the sender's timeout, or "redirect:URL", a 307).
 """
 
 import base64
@@ -182,6 +182,13 @@ class PushService:
             return self._answer(request, 401)
         if device is None:
             return self._answer(request, 404)
+        if isinstance(device.answer, str) and device.answer.startswith("redirect:"):
+            # To another device's path, on this same service.
+            request.send_response(307)
+            request.send_header("Location", device.answer.removeprefix("redirect:"))
+            request.send_header("Content-Length", "0")
+            request.end_headers()
+            return None
         if device.answer == "slow":
             time.sleep(3)
             return self._answer(request, 201)

@@ -296,3 +296,14 @@ def test_two_clock_passes_at_once_push_once(service):
     assert errors == []
     assert len(phone.received) == 1
     assert PushNotice.objects.get().sent_at is not None
+
+
+def test_a_redirect_from_the_push_service_is_not_followed(service, caplog):
+    alice, bob = player(), player()
+    elsewhere = service.device()  # not stored: nothing of ours should ever reach it
+    phone = service.subscribe(alice, answer=f"redirect:{elsewhere.endpoint}")
+    game_between(alice, bob)
+    pushes.clock_pass()
+    assert elsewhere.received == [] and phone.received == []
+    assert "push to subscription" in caplog.text
+    assert not PushNotice.objects.exists()  # retried by the next pass
