@@ -1,4 +1,10 @@
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# Tests never assert wall-clock times: Hypothesis's default 200 ms deadline per example
+# is one (an engine property failed at 519 ms on a loaded machine), so it is off.
+hypothesis_settings.register_profile("carousel", deadline=None)
+hypothesis_settings.load_profile("carousel")
 
 
 @pytest.fixture(autouse=True)
