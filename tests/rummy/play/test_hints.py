@@ -290,3 +290,29 @@ def test_a_hint_cut_short_by_its_time_limit_says_so(cast, hinting):
     assert "It is the best found in the time a hint may take." in words
     none = dataclasses.replace(solution, found=False, proven=False)
     assert "no meld was found in the time a hint may take" in hints._words(state, seat, none)
+
+
+def test_a_hint_in_a_practice_game_is_laid_out_and_recorded(client, cast):
+    """A practice game (no league, no season) always allows hints: Dave, against a bot,
+    asks for one after his draw; the record, which only he may see, says he used it."""
+    from rummy import background
+
+    dave = cast.dave
+    game = play.start_practice(dave, 1, "beginner")
+    for _ in range(50):
+        game.refresh_from_db()
+        if game.to_move_id == dave.pk:
+            break
+        background.bot_poll()
+    assert game.to_move_id == dave.pk
+    client.force_login(dave)
+    post(client, game, "draw")
+    response = post(client, game)
+    assert response.status_code == 200
+    assert "Hint:" in response.content.decode()
+    hint = game.moves.get(kind=Move.Kind.HINT)
+    assert hint.user == dave
+    record = client.get(reverse("rummy:record", args=[game.pk])).content.decode()
+    assert "Dave used a hint." in record
+    client.force_login(cast.alice)
+    assert client.get(reverse("rummy:record", args=[game.pk])).status_code == 404
