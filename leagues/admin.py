@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from leagues import seasons as season_service
-from leagues.models import Invite, League, Membership, Season, User
+from leagues.models import Invite, League, Membership, Season, User, Vacation
 from leagues.services import LeagueError
 
 
@@ -95,6 +95,8 @@ class SeasonAdmin(admin.ModelAdmin):
         "target_score",
         "knock_limit",
         "turn_seconds",
+        "quiet_pause",
+        "vacation_days",
     ]
     list_filter = ["status", "league"]
     search_fields = ["name", "league__name"]
@@ -119,3 +121,22 @@ class SeasonAdmin(admin.ModelAdmin):
                 ngettext("%(n)d season closed.", "%(n)d seasons closed.", closed) % {"n": closed},
                 messages.SUCCESS,
             )
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    """To look at only: a vacation is taken and stopped by its player
+    (``leagues.vacations``), which checks the days and tells the turn clock."""
+
+    list_display = ["user", "season", "starts_at", "ends_at", "days"]
+    list_filter = ["season__league"]
+    search_fields = ["user__username", "season__name"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -8,7 +8,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import DEFAULT_RULES, League, Membership, Season, User
+from leagues.models import DEFAULT_RULES, MAX_VACATION_DAYS, League, Membership, Season, User
 from leagues.validators import (
     no_control_characters,
     no_control_characters_but_newlines,
@@ -143,6 +143,20 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
         ),
     )
 
+    # Empty (or left out of an older form) is none, the default.
+    vacation_days = forms.IntegerField(
+        label=_("Vacation days per player"),
+        required=False,
+        initial=0,
+        min_value=0,
+        max_value=MAX_VACATION_DAYS,
+        error_messages={"invalid": _("Enter a whole number of days.")},
+        help_text=_(
+            "Days each player may take off in this season: their turn clocks stop "
+            "while they are on vacation. 0 for none."
+        ),
+    )
+
     class Meta:
         model = Season
         fields = [
@@ -155,8 +169,14 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             "hints_allowed",
             "bot_games_count",
             "bot_stands_in",
+            "quiet_pause",
+            "vacation_days",
         ]
         help_texts = {
+            "quiet_pause": _(
+                "The time for a turn does not run during the quiet hours of the player to "
+                "move (each player sets theirs, in their own time zone)."
+            ),
             "hints_allowed": _(
                 "Players may ask for a hint on their turn: the best meld for their hand "
                 "is laid out for them, and the game's record says they used one."
@@ -175,6 +195,30 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             if field.help_text:
                 field.help_text = rule_links(field.help_text)
 
+    def clean_vacation_days(self):
+        return self.cleaned_data["vacation_days"] or 0
+
 
 class RoleForm(forms.Form):
     role = forms.ChoiceField(label=_("Role"), choices=Membership.Role.choices)
+
+
+class VacationAheadForm(forms.Form):
+    """Vacation days taken ahead: whole days of the player's own calendar."""
+
+    first_day = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class VacationNowForm(forms.Form):
+    """A vacation started now, for a number of days (24 hours each)."""
+
+    days = forms.IntegerField(
+        label=_("Days"),
+        initial=1,
+        min_value=1,
+        max_value=MAX_VACATION_DAYS,
+        error_messages={"invalid": _("Enter a whole number of days.")},
+    )

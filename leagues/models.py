@@ -9,6 +9,7 @@ from functools import cache
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -245,6 +246,10 @@ class Invite(models.Model):
         return None
 
 
+# The most vacation days a season can give: a season's clock must still mean something.
+MAX_VACATION_DAYS = 60
+
+
 class Season(models.Model):
     """A league's season, with its house settings (R10) and turn time limit."""
 
@@ -279,6 +284,15 @@ class Season(models.Model):
     # Off by default: in a league game a hint is the solver's help, which not every
     # league wants to count towards its standings (issue 14). Practice games always allow.
     hints_allowed = models.BooleanField(_("hints allowed"), default=False)
+    # League time policy (issue 15), both off by default: the clock of the player to move
+    # stands still in their quiet hours, and each player may stop their clocks on this
+    # many days of the season (``leagues.vacations``; ``rummy.play.pauses`` reads both).
+    quiet_pause = models.BooleanField(_("turn clock pauses in quiet hours"), default=False)
+    vacation_days = models.PositiveSmallIntegerField(
+        _("vacation days per player"),
+        default=0,
+        validators=[MaxValueValidator(MAX_VACATION_DAYS)],
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     # Frozen at close: the standings as they stood, and the champion(s).
@@ -353,3 +367,31 @@ class Season(models.Model):
                     "end": date_format(clash.ends_on),
                 }
             )
+
+
+class Vacation(models.Model):
+    """Days on which a player's turn clocks stop, within one season
+    (``leagues.vacations`` takes, cancels and ends them; ``days`` is what it costs of
+    ``Season.vacation_days``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    days = models.PositiveSmallIntegerField(_("days"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        indexes = [models.Index(fields=["season", "user", "ends_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="vacation_ends_after_start",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} on vacation {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from leagues.views import invites, leagues, members, seasons
+from leagues.views import invites, leagues, members, seasons, vacations
 
 app_name = "leagues"
 
@@ -23,6 +23,13 @@ urlpatterns = [
     path("<slug:slug>/seasons/<int:pk>/", seasons.season_detail, name="season"),
     path("<slug:slug>/seasons/<int:pk>/start/", seasons.season_start, name="season_start"),
     path("<slug:slug>/seasons/<int:pk>/close/", seasons.season_close, name="season_close"),
+    path("<slug:slug>/seasons/<int:pk>/vacation/", vacations.vacation_page, name="vacation"),
+    path("<slug:slug>/seasons/<int:pk>/vacation/now/", vacations.vacation_now, name="vacation_now"),
+    path(
+        "<slug:slug>/seasons/<int:pk>/vacation/<int:vacation_pk>/stop/",
+        vacations.vacation_stop,
+        name="vacation_stop",
+    ),
     path(
         "<slug:slug>/seasons/<int:pk>/games/<int:game_pk>/void/",
         seasons.void_game,

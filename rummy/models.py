@@ -134,6 +134,10 @@ class Seat(models.Model):
     # An absent player's seat that a beginner bot plays until they come back (the
     # season's ``bot_stands_in``); cleared by any action of theirs or "I'm back".
     stand_in = models.BooleanField(default=False)
+    # The end of the player's vacation while they are on one (issue 15): copied from
+    # ``leagues.Vacation`` by the write path (``rummy.play.reclock``), so that the game
+    # page shows it from the game's own rows, and a change reaches it as a new version.
+    away_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number", "joined_at"]
@@ -173,6 +177,10 @@ class Move(models.Model):
         # The player asked the solver for a hint (issue 14): logged so that the record
         # says so; it changes no state (``rummy.play.replay`` skips it).
         HINT = "hint", _("Hint")
+        # The turn clock's own entry (issue 15): a seat's vacation began or ended, or the
+        # mover's deadline moved with their paused time (``rummy.play.reclock``). No
+        # change to the state (``rummy.play.replay`` skips it).
+        CLOCK = "clock", _("Clock")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

@@ -11,7 +11,7 @@ from rummy.history.profile import game_rows as player_game_rows
 from rummy.history.profile import player_seats
 from rummy.models import Game, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
-from rummy.play import ActionRefused, void_game
+from rummy.play import ActionRefused, reclock, void_game
 from rummy.play.demo import create_demo_games
 from rummy.signals import game_finished
 
@@ -30,6 +30,7 @@ __all__ = [
     "season_results",
     "send_signup_attempt_email",
     "send_verification_email",
+    "vacation_changed",
     "void_game",
 ]
 
@@ -90,3 +91,15 @@ def player_record(player, leagues, shown=30):
         "games_played": len(finished),
         "games_won": sum(1 for s in finished if s.is_winner),
     }
+
+
+def vacation_changed(user, season, now=None):
+    """``user``'s vacations in ``season`` changed (taken, cancelled, ended): the write
+    path brings their games of the season up to date at once, so the game pages show
+    it and their deadlines follow (the background pass would, a little later)."""
+    games = Game.objects.filter(season=season, status=Game.Status.ACTIVE, seats__user=user)
+    for game_id in games.values_list("pk", flat=True):
+        try:
+            reclock(game_id, now)
+        except ActionRefused:
+            continue  # gone since: nothing to bring up to date

@@ -25,11 +25,11 @@ def enforce_deadline(game: Game) -> bool:
     if game.turn_deadline > timezone.now():
         return False
     try:
-        play.timeout(game.pk, game.version)
+        # None: the mover's paused time moved the deadline on instead (a vacation).
+        return play.timeout(game.pk, game.version) is not None
     except play.ActionRefused:
         # Stale (another process played it, or the player just moved) or not due.
         return False
-    return True
 
 
 def enforce_overdue(games) -> bool:
@@ -44,9 +44,12 @@ def enforce_overdue(games) -> bool:
 
 
 def tick(now=None, limit=200) -> int:
-    """One pass of the clock: every game whose deadline has passed. Returns how many
-    timeouts this pass played."""
+    """One pass of the clock: the seats whose vacation began or ended, then every game
+    whose deadline has passed. Returns how many timeouts this pass played."""
     now = now or timezone.now()
+    # First the vacations that began or ended since the last pass: their games show
+    # them, and their movers' deadlines move, before any timeout is looked at.
+    play.reclock_stale(now)
     due = Game.objects.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now).order_by(
         "turn_deadline"
     )[:limit]

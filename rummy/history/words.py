@@ -83,6 +83,18 @@ def _timeout_sentence(name, before, after, seat):
     ) % {"name": name, "n": drawn}
 
 
+def _clock_sentence(payload, names):
+    """The turn clock's own entry (``rummy.play.reclock``): who went on vacation or came
+    back, else that the deadline moved with the mover's paused time."""
+    away = payload.get("away") or {}
+    said = [
+        (_("%(name)s went on vacation.") if until else _("%(name)s is back from vacation."))
+        % {"name": names.get(int(seat), "?")}
+        for seat, until in sorted(away.items())
+    ]
+    return " ".join(said) or _("The deadline moved with the paused time of the player to move.")
+
+
 def _move_sentence(step, names, shows_hand):
     move, before, after = step.move, step.before, step.after
     name = names.get(move.seat, "?")
@@ -111,6 +123,8 @@ def _move_sentence(step, names, shows_hand):
         return _timeout_sentence(name, before, after, move.seat)
     if move.kind == Move.Kind.HINT:
         return _("%(name)s asked for a hint.") % {"name": name}
+    if move.kind == Move.Kind.CLOCK:
+        return _clock_sentence(move.payload, names)
     if move.kind == Move.Kind.END_EARLY:
         return _("A league admin ended the game early.")
     return _("A league admin voided the game.")

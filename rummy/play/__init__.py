@@ -23,6 +23,7 @@ from rummy.play.drafts import (
 from rummy.play.drafts import play as play_draft
 from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused, StaleVersion
 from rummy.play.hints import Advice, hint, hints_allowed
+from rummy.play.reclock import reclock, reclock_stale
 from rummy.play.seating import leave_seat, open_table, start_game, take_seat
 from rummy.play.store import parse_version, seat_of
 from rummy.play.turns import (
@@ -65,6 +66,8 @@ __all__ = [
     "parse_version",
     "pass_turn",
     "play_draft",
+    "reclock",
+    "reclock_stale",
     "reset",
     "seat_of",
     "select",

@@ -39,6 +39,8 @@ def apply_move(state, move):
         return engine.play_timeout(state, move.seat)
     if move.kind == Move.Kind.END_EARLY:
         return engine.end_early(state)
+    if move.kind == Move.Kind.CLOCK:
+        return state  # the clock moved a deadline or marked a vacation: no state change
     if move.kind == Move.Kind.HINT:
         return state  # a hint only loads the player's draft: the game is as it was
     if move.kind == Move.Kind.VOID:

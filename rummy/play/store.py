@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rummy.models import Game, Move, Seat
-from rummy.play import broadcast
+from rummy.play import broadcast, pauses
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
 
 # Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
@@ -171,10 +171,16 @@ def _turn_fields(game: Game, state, now):
         return {"to_move_id": to_move_id, **due}
     season = game.season if game.season_id else None
     seconds = season.turn_seconds if season is not None else game.turn_seconds
+    mover = next((s.user for s in game.seats.all() if s.user_id == to_move_id), None)
     return {
         "to_move_id": to_move_id,
         "turn_started_at": now,
-        "turn_deadline": now + timedelta(seconds=seconds),
+        # The turn's own limit, kept: a deadline moved later (``reclock``) counts from it,
+        # not from a setting changed since.
+        "turn_seconds": seconds,
+        # ``seconds`` of time in which the mover's clock runs (``pauses``: their vacations,
+        # their quiet hours where the season says so).
+        "turn_deadline": pauses.turn_deadline(mover, season, now, seconds),
         **due,
     }
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from leagues.access import require_league_admin
 from rummy import engine
 from rummy.models import Game, Move, Round, Seat
-from rummy.play import store
+from rummy.play import reclock, store
 from rummy.play.errors import ActionRefused, NotAllowed, Result, RuleRefused
 from rummy.play.wording import rule_error_message
 from rummy.signals import game_finished
@@ -136,16 +136,25 @@ def _loggable(action):
 
 
 @transaction.atomic
-def timeout(game_id, expected_version) -> Result:
+def timeout(game_id, expected_version) -> Result | None:
     """The turn clock plays an expired turn (async issue): draws until the turn ends
     (R3.4), or passes when the stock is empty (R8). Version-checked like every action,
-    so two clock processes can never play one timeout twice."""
+    so two clock processes can never play one timeout twice.
+
+    None when the deadline, brought up to date first, has not passed after all: the
+    mover's paused time grew since it was set (a vacation taken or begun, issue 15), and
+    the later deadline is stored instead. So no timeout is ever played against a
+    player on vacation, whoever asks (the background pass or a page load)."""
     game = store.locked_game(game_id, with_seats=True)
     store.check_version(game, expected_version, required=True)
     if game.status != Game.Status.ACTIVE:
         raise ActionRefused(_("This game is not in progress."), code="not_active")
-    if game.turn_deadline is None or game.turn_deadline > timezone.now():
+    now = timezone.now()
+    if game.turn_deadline is None or game.turn_deadline > now:
         raise ActionRefused(_("The deadline has not passed."), code="not_due")
+    moved = reclock.reclock_locked(game, now, only_if_paused=True)
+    if moved is not None and game.turn_deadline > now:
+        return None
     state = game.engine_state()
     seat = next(s for s in game.seats.all() if s.number == state.turn)
     new_state = engine.play_timeout(state, state.turn)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from leagues.models import BotLevel
 from rummy import engine
-from rummy.clock.text import turn_clock
+from rummy.clock.text import moment_text, turn_clock
 from rummy.models import Game
 from rummy.play import drafts, hints_allowed
 from rummy.play.wording import meld_problem_message
@@ -152,7 +152,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     ctx.update(
         view=view,
         game_pk=game.pk,
-        players=_players(view, names, seat_number, bots),
+        players=_players(view, names, seat_number, bots, _away(game, seats)),
         legal=view.legal,
         can_play_knock=draft is not None
         and seat_number is not None
@@ -258,8 +258,17 @@ def meld_html(meld, editing):
     )
 
 
-def _players(view, names, seat_number, bots=None):
+def _away(game, seats):
+    """{seat number: until when} for the players on vacation (``Seat.away_until``, kept
+    by the write path while the game is in progress), in words in the viewer's zone."""
+    if not game.is_active:
+        return {}
+    return {s.number: moment_text(s.away_until) for s in seats if s.away_until is not None}
+
+
+def _players(view, names, seat_number, bots=None, away=None):
     bots = bots or {}
+    away = away or {}
     return [
         {
             "number": n,
@@ -274,6 +283,7 @@ def _players(view, names, seat_number, bots=None):
             "is_me": n == seat_number,
             "final_score": (view.final_scores or [None] * len(names))[n],
             "is_winner": n in (view.game_winners or []),
+            "away_until": away.get(n, ""),
         }
         for n in range(len(view.hand_sizes))
     ]

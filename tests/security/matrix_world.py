@@ -3,9 +3,12 @@ anonymous; an outsider; a member who is not seated; the seated player to move; t
 seated player waiting. The owner (an admin) is not a role of the matrix: admin rights
 are tested by the leagues' own view tests."""
 
+import datetime
 import itertools
 
-from leagues.models import League, Membership
+from django.utils import timezone
+
+from leagues.models import League, Membership, Vacation
 from rummy import play
 from rummy.models import Game
 from tests.factories import make_season, make_user
@@ -25,6 +28,11 @@ def make_cast():
     for user in (p1, p2, member):
         Membership.objects.create(league=league, user=user, role=Membership.Role.MEMBER)
     season = make_season(league)
+    # The owner's (no role's): each role may only stop a vacation of their own.
+    soon = timezone.now() + datetime.timedelta(days=1)
+    vacation = Vacation.objects.create(
+        user=owner, season=season, starts_at=soon, ends_at=soon + datetime.timedelta(days=1), days=1
+    )
     game = play.open_table(league, p1, max_seats=2)
     play.take_seat(game.pk, p2)
     game = Game.objects.get(pk=game.pk)
@@ -45,5 +53,6 @@ def make_cast():
         "token": "not-a-token",
         "uidb64": "MQ",
         "username": member.username,
+        "vacation_pk": vacation.pk,
     }
     return users, values, game, season

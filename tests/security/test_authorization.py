@@ -54,6 +54,11 @@ MATRIX = {
     # GET: the confirmation page (what closing does), for admins only.
     "leagues:season_close": ("302 404 403 403 403", "302 404 403 403 403"),
     "leagues:void_game": ("302 405 405 405 405", "302 404 403 403 403"),
+    # A player's own vacation days: any member (a bad or empty form is answered on the page).
+    "leagues:vacation": ("302 404 200 200 200", "302 404 200 200 200"),
+    "leagues:vacation_now": ("302 405 405 405 405", "302 404 302 302 302"),
+    # Another's vacation is "no longer there" (a message): nobody stops someone else's.
+    "leagues:vacation_stop": ("302 405 405 405 405", "302 404 302 302 302"),
     "rummy:table": ("302 404 200 200 200", "302 404 200 200 200"),
     # The icon and the rule book are for everyone, logged in or not.
     "favicon": ("302 302 302 302 302", "302 302 302 302 302"),
