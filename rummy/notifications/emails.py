@@ -367,7 +367,10 @@ def send_due_reminders(now=None) -> int:
     )
     due: dict[int, list[Game]] = {}
     for game in candidates:
-        quarter = (game.turn_deadline - game.turn_started_at) / REMINDER_FRACTION
+        # A quarter of the turn's own time, not of all it spans: a deadline moved on by
+        # the mover's vacation (issue 15) must not bring the reminder into the vacation.
+        span = min(game.turn_deadline - game.turn_started_at, timedelta(seconds=game.turn_seconds))
+        quarter = span / REMINDER_FRACTION
         if now >= game.turn_deadline - quarter:
             due.setdefault(game.to_move_id, []).append(game)
     sent = 0

@@ -32,6 +32,7 @@ def sample_values(world):
         "token": "sometoken",
         "uidb64": "MQ",
         "username": world.player.username,
+        "vacation_pk": 1,  # refused before any view runs: no vacation needed
     }
 
 

@@ -46,9 +46,7 @@ def fresh(game):
 def frames(game, user):
     memory.clear_all()
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
-    return rendering.build_frames(
-        table_context(game, user, "suit", rights=rights(user, game.league))
-    )
+    return rendering.build_frames(table_context(game, user, "suit", rights=rights(user, game)))
 
 
 def test_a_vacation_begun_now_moves_the_movers_deadline_by_its_span(game):
