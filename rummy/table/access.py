@@ -121,3 +121,15 @@ def rights(user, game) -> Rights:
 
 def may_view(user, game):
     return rights(user, game).may_view
+
+
+# --- Bots on the default set-up ------------------------------------------------------
+
+
+def has_bots(game_id):
+    """Whether a bot plays (or may come to play) a seat of the game."""
+    return Seat.objects.filter(game_id=game_id).exclude(bot_level="", stand_in=False).exists()
+
+
+def current_version(game_id):
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()

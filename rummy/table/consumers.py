@@ -34,7 +34,9 @@ from rummy.notifications import presence
 from rummy.play import broadcast
 from rummy.table import memory, rendering, sockets
 from rummy.table.access import (
+    current_version,
     game_at_least,
+    has_bots,
     may_view,
     remember,
     remembered_game,
@@ -219,11 +221,23 @@ class GuardedConsumer(AsyncWebsocketConsumer):
         return not await self.session_check()
 
 
+# The in-memory channel layer reaches only this process's sockets, and the bots play
+# from the worker's process (rummy.clock.bots): on the default set-up a socket of a game
+# with bots looks at the game's version this often instead (one indexed read).
+BOT_FOLLOW_SECONDS = 1.0
+
+
+def layer_is_local():
+    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    return backend.endswith("InMemoryChannelLayer")
+
+
 class GameConsumer(GuardedConsumer):
     sent_version = -1  # the newest game version this socket has been sent
     shown = None  # digests of the parts the page shows (rendering.Frames.since)
     says_goodbye = True
     present_task = None  # keeps this socket's presence mark alive (rummy.notifications)
+    bots_task = None  # follows the bots' moves where no broadcast can (layer_is_local)
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -247,6 +261,8 @@ class GameConsumer(GuardedConsumer):
         # The user is at the game while this socket lives: no "your move" email for it.
         await _presence(presence.arrive, self.user.pk, self.game_id)
         self.present_task = asyncio.ensure_future(self._stay_present())
+        if layer_is_local() and await database_sync_to_async(has_bots)(self.game_id):
+            self.bots_task = asyncio.ensure_future(self._follow_bots())
         # The full current view on every (re)connect, so nothing is missed while away,
         # unless the page already shows exactly this view.
         self.sent_version = frames.version
@@ -257,6 +273,9 @@ class GameConsumer(GuardedConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.bots_task is not None:
+            self.bots_task.cancel()
+            self.bots_task = None
         if self.present_task is not None:
             self.present_task.cancel()
             self.present_task = None
@@ -269,6 +288,15 @@ class GameConsumer(GuardedConsumer):
         while True:
             await asyncio.sleep(presence.REFRESH_SECONDS)
             await _presence(presence.refresh, self.user.pk, self.game_id)
+
+    async def _follow_bots(self):
+        """The default set-up's stand-in for the broadcast of a bot's move: when the game
+        is newer than what this socket sent, send it, as ``game.updated`` would."""
+        while True:
+            await asyncio.sleep(BOT_FOLLOW_SECONDS)
+            version = await database_sync_to_async(current_version)(self.game_id)
+            if version is not None and version > self.sent_version:
+                await self.game_updated({"version": version})
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.ended:
