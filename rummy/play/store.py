@@ -15,7 +15,6 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -58,17 +57,14 @@ def locked_game(game_id, with_seats=False) -> Game:
     """The game row, locked. ``with_seats`` (actions that read the seats but never add
     or remove one) also loads the league, season and the seated users, not locked."""
     if with_seats:
-        games = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("league", "season")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        )
+        games = Game.objects.select_for_update(of=("self",)).select_related("league", "season")
     else:
         games = Game.objects.select_for_update()
     try:
-        return games.get(pk=game_id)
+        game = games.get(pk=game_id)
     except Game.DoesNotExist:
         raise ActionRefused(_("There is no such game."), code="no_game") from None
+    return game.load_seats() if with_seats else game
 
 
 def check_version(game: Game, expected: int | None, required=False):

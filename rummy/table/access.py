@@ -26,9 +26,16 @@ def games_with_seats():
     )
 
 
+def game_with_seats(game_id):
+    """One game as ``games_with_seats`` loads it, or None (``Game.load_seats``: cheaper
+    than a prefetch for one game, and every move and socket update reads one)."""
+    game = Game.objects.select_related("league", "season").filter(pk=game_id).first()
+    return game.load_seats() if game is not None else None
+
+
 def viewable_game(user, game_id):
     """The game if ``user`` may see it, else None (no exception: consumers use it)."""
-    game = games_with_seats().filter(pk=game_id).first()
+    game = game_with_seats(game_id)
     if game is None or not may_view(user, game):
         return None
     return game
@@ -67,7 +74,7 @@ def game_at_least(game_id, version):
     memory when another socket already loaded it, else from the database."""
     game = remembered_game(game_id, version)
     if game is None:
-        game = games_with_seats().filter(pk=game_id).first()
+        game = game_with_seats(game_id)
         if game is not None:
             remember(game)
     return game

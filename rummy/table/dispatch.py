@@ -38,6 +38,11 @@ class Outcome:
     game: Game | None = None
     # What to tell the acting player alone (a hint's advice), in the message area.
     flash: str | None = None
+    # True when no draft can belong to the version made (a turn action or "Play": a
+    # draft starts from a version, and this one is brand new), so that the page
+    # renders without reading the draft. A hint lays its meld into a draft of the
+    # new version, so it is never set for one.
+    no_draft: bool = False
 
 
 def _field(data, name, required=True):
@@ -62,7 +67,7 @@ def perform(game_id, user, data) -> Outcome:
     version = play.parse_version(_field(data, "version", required=False))
     name, _sep, arg = action.partition(":")
     if name in TURN_ACTIONS:
-        return _saved(TURN_ACTIONS[name](game_id, user, version))
+        return replace(_saved(TURN_ACTIONS[name](game_id, user, version)), no_draft=True)
     if name in SEATING:
         result = SEATING[name](game_id, user, version)
         deleted = not type(result.game).objects.filter(pk=result.game.pk).exists()
@@ -76,7 +81,8 @@ def perform(game_id, user, data) -> Outcome:
     if name == "back":
         return _saved(play.back_in_person(game_id, user, version))
     if name in ("play", "play_knock"):
-        return _saved(play.play_draft(game_id, user, version, knock=name == "play_knock"))
+        played = play.play_draft(game_id, user, version, knock=name == "play_knock")
+        return replace(_saved(played), no_draft=True)
     if name in DRAFT_ACTIONS:
         DRAFT_ACTIONS[name](game_id, user, version)
     elif name == "select":

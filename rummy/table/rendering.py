@@ -259,12 +259,13 @@ def build_frames(ctx) -> Frames:
     return Frames(form, version, parts, kind, _digests(kind, parts))
 
 
-def page_context(game, user, sort, flash=None):
-    """The table templates' context for ``user`` (reads rights and draft: 1-2 queries)."""
+def page_context(game, user, sort, flash=None, read_draft=True):
+    """The table templates' context for ``user`` (reads rights and draft: 1-2 queries).
+    ``read_draft=False``: the caller knows no draft belongs to this version."""
     seat = play.seat_of(game, user)
     state = game.engine_state()
     draft = None
-    if seat is not None and state is not None and seat.number == state.turn:
+    if read_draft and seat is not None and state is not None and seat.number == state.turn:
         # Only the player to move can be arranging.
         draft = drafts.current_draft(game, seat.number)
     rights = access.rights(user, game)

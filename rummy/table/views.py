@@ -37,8 +37,10 @@ def _sort(request):
     return request.session.get(SORT_SESSION_KEY, "suit")
 
 
-def _render_table(request, game, flash=None, status=200):
-    context = rendering.page_context(game, request.user, _sort(request), flash=flash)
+def _render_table(request, game, flash=None, status=200, no_draft=False):
+    context = rendering.page_context(
+        game, request.user, _sort(request), flash=flash, read_draft=not no_draft
+    )
     # The form works without JavaScript too: a plain POST needs its token.
     context["csrf_token"] = get_token(request)
     frames = rendering.build_frames(context)
@@ -84,8 +86,9 @@ def act(request, game_id):
         return redirect(game)
     # The game as just saved (the dispatcher remembered it for the sockets); a draft
     # edit (no new version) or a seating change reads it afresh.
+    # After a turn action no draft can belong to it yet: nothing to read (Outcome.no_draft).
     game = outcome.game or get_game_for_viewer(request.user, game_id)
-    return _render_table(request, game, flash=outcome.flash)
+    return _render_table(request, game, flash=outcome.flash, no_draft=outcome.no_draft)
 
 
 @login_required

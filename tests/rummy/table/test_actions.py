@@ -140,3 +140,38 @@ def test_knock_button_only_within_the_knock_limit(client, league, cast):
     assert act(client, game, action="knock", version=game.version).status_code == 302
     fresh = Game.objects.get(pk=game.pk).engine_state()
     assert fresh.round_no == 2 and fresh.scores == [17, 0]  # dealt by itself (R9.1)
+
+
+def _queries_of_draw(client, game, django_assert_max_num_queries):
+    with django_assert_max_num_queries(100) as captured:
+        response = client.post(
+            reverse("rummy:act", args=[game.pk]),
+            {"action": "draw", "version": game.version},
+            headers=HX,
+        )
+    assert response.status_code == 200
+    return response.content.decode(), [q["sql"] for q in captured.captured_queries]
+
+
+def test_htmx_draw_answers_without_reading_a_draft(
+    client, game, cast, django_assert_max_num_queries
+):
+    # A turn action makes a new version, and a draft belongs to one version: none can
+    # exist yet, so the answer is rendered without asking (the hot path of every move).
+    client.force_login(cast["alice"])
+    html, queries = _queries_of_draw(client, game, django_assert_max_num_queries)
+    assert not [sql for sql in queries if "rummy_draft" in sql]
+    assert 'value="meld"' in html and f'data-version="{game.version + 1}"' in html
+    # The game and its seats, as the write path locked them, are read once each.
+    assert len([sql for sql in queries if 'FROM "rummy_game"' in sql]) == 2  # access + lock
+    assert len([sql for sql in queries if 'FROM "rummy_seat"' in sql]) == 2
+
+
+def test_after_opening_the_editor_the_page_still_reads_the_draft(client, game, cast):
+    # The editor's draft is read whenever the player to move may be arranging.
+    client.force_login(cast["alice"])
+    act(client, game, action="draw", version=game.version)
+    version = game.version + 1
+    client.post(reverse("rummy:act", args=[game.pk]), {"action": "meld", "version": version})
+    response = client.get(reverse("rummy:table", args=[game.pk]))
+    assert 'id="btn-new-meld"' in response.content.decode()
