@@ -15,17 +15,19 @@ def user_group(user_id):
     return f"user-{user_id}"
 
 
-def game_updated(game_id, version, movers=None):
+def game_updated(game_id, version, movers=None, draft_free=False):
     """``movers``: users whose header count may have changed (the previous and the new
-    player to move); None for every seated player."""
+    player to move); None for every seated player. ``draft_free``: no draft belongs to
+    this version (``rummy.play.store.announce``)."""
     layer = get_channel_layer()
     if layer is None:
         return
     if movers is None:
         movers = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
-    messages = [
-        (game_group(game_id), {"type": "game.updated", "game_id": game_id, "version": version})
-    ]
+    update = {"type": "game.updated", "game_id": game_id, "version": version}
+    if draft_free:
+        update["draft_free"] = True
+    messages = [(game_group(game_id), update)]
     # Their headers show how many games await their move.
     messages += [(user_group(user_id), {"type": "moves.changed"}) for user_id in movers]
     # One hop into the event loop for all of them: each async_to_sync costs a thread

@@ -226,7 +226,8 @@ def _finish_action(game: Game, new_state, moves, **fields):
         else:
             new_state = engine.deal_next_round(new_state, store.system_random)
             moves.append((Move.Kind.DEAL, None, None, {"state": new_state.to_dict()}))
-    result = store.save(game, new_state, moves, **fields)
+    # A turn writes no draft: the broadcast says none belongs to the new version.
+    result = store.save(game, new_state, moves, draft_free=True, **fields)
     if new_state.game_over:
         _record_results(result.game, new_state)
     return result

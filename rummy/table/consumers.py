@@ -344,12 +344,14 @@ class GameConsumer(GuardedConsumer):
         data.pop("HEADERS", None)
         return data
 
-    async def _send_view(self, flash=None, version=None):
+    async def _send_view(self, flash=None, version=None, draft_free=False):
         frames = None
         if version is not None and flash is None:
             await load_once(self.game_id, version)
             with translation.override(self.language), timezone.override(self.zone):
-                frames = rendering.render_remembered(self.user, self.game_id, self.sort, version)
+                frames = rendering.render_remembered(
+                    self.user, self.game_id, self.sort, version, draft_free
+                )
         if frames is None:
             frames = await in_language(self.language, render_view, self.zone)(
                 self.user, self.game_id, self.sort, flash, version=version
@@ -380,4 +382,4 @@ class GameConsumer(GuardedConsumer):
             return
         if await self.session_lapsed():
             return
-        await self._send_view(version=version)
+        await self._send_view(version=version, draft_free=event.get("draft_free") is True)

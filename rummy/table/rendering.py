@@ -276,13 +276,17 @@ def render_frames(game, user, sort, flash=None) -> Frames:
     return build_frames(page_context(game, user, sort, flash))
 
 
-def render_remembered(user, game_id, sort, version):
+def render_remembered(user, game_id, sort, version, draft_free=False):
     """The frames after a move without the database, or None when something is not in
     memory (then the caller renders in a thread): the game at ``version``, and what
-    ``user`` may do in its league. The player to move (who may have a draft) and an open
-    table (the seats may change) always go the long way."""
+    ``user`` may do in its league. The player to move (who may have a draft) goes the
+    long way unless the broadcast said that no draft belongs to ``version``
+    (``draft_free``, a turn) and the game in memory is that very version; an open table
+    (the seats may change) always does."""
     game = access.remembered_game(game_id, version)
-    if game is None or game.state is None or game.to_move_id == user.pk:
+    if game is None or game.state is None:
+        return None
+    if game.to_move_id == user.pk and not (draft_free and game.version == version):
         return None
     rights = access.remembered_rights(user, game)
     if rights is None or not rights.may_view:

@@ -371,3 +371,63 @@ async def test_first_frame_is_skipped_when_the_page_holds_that_view(setup):
     finally:
         await alice.disconnect()
         await bob.disconnect()
+
+
+def test_the_player_to_move_renders_on_the_event_loop_after_a_turn(setup):
+    """A turn's broadcast says that no draft belongs to its version (``draft_free``): the
+    player to move then renders from memory too, the same view as the thread path; not
+    without that word, nor from a game newer than the version it was said of."""
+    from rummy import play
+    from rummy.table.consumers import render_view
+    from rummy.table.rendering import render_remembered
+
+    game, _cast = setup
+    mover = game.to_move
+    version = play.draw(game.pk, mover, game.version).version
+    expected = render_view(mover, game.pk, "suit", version=version)  # warms game and rights
+    fast = render_remembered(mover, game.pk, "suit", version, draft_free=True)
+    assert (fast.digests, fast.html) == (expected.digests, expected.html)
+    assert 'id="hand"' in fast.html and 'value="meld"' in fast.html
+    assert render_remembered(mover, game.pk, "suit", version) is None
+    assert render_remembered(mover, game.pk, "suit", version - 1, draft_free=True) is None
+
+
+def test_only_a_turn_announces_its_version_draft_free(setup, monkeypatch):
+    from django.db import transaction
+
+    from rummy import play
+    from rummy.play import broadcast
+
+    game, cast = setup
+    sent = []
+    monkeypatch.setattr(
+        broadcast, "game_updated", lambda *args, **kwargs: sent.append(kwargs["draft_free"])
+    )
+    with transaction.atomic():
+        play.draw(game.pk, game.to_move, game.version)
+        play.void_game(game.pk, cast["alice"])  # no turn: says nothing of drafts
+    assert sent == [True, False]
+
+
+async def test_a_draw_reaches_the_player_to_move_without_the_thread_path(setup, monkeypatch):
+    """After a draw the drawing player's socket renders its new view (hand and all) on
+    the event loop: no thread hop, no draft read."""
+    from rummy import play
+    from rummy.table import consumers
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, ok = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    try:
+        assert ok
+        await alice.receive_from()
+        threaded = []
+        real = consumers.render_view
+        monkeypatch.setattr(
+            consumers, "render_view", lambda *a, **k: threaded.append(a) or real(*a, **k)
+        )
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
+        frame = await alice.receive_from()
+        assert f'data-version="{game.version + 1}"' in frame and 'id="hand"' in frame
+        assert threaded == []
+    finally:
+        await alice.disconnect()
