@@ -101,13 +101,31 @@ class Game(models.Model):
     def load_seats(self):
         """Read the seats and their users into ``self.seats.all()`` with one plain
         query, as ``prefetch_related(Prefetch("seats", Seat.objects.select_related(
-        "user")))`` would for this one game: every move reads one game so, and for one
-        game the prefetch machinery costs about as much CPU as the query itself
-        (bench/action_cpu.py). Returns the game."""
-        seats = self.seats.select_related("user")
-        len(seats)  # evaluated now: .all() and iteration reuse the rows, as after a prefetch
+        "user")))`` would for this one game: for one game the prefetch machinery costs
+        about as much CPU as the query itself (bench/action_cpu.py). Returns the game."""
+        return self.keep_seats(self.seats.select_related("user"))
+
+    @classmethod
+    def with_seats(cls, seats):
+        """The game of ``seats`` (rows of one game, read with ``select_related("game")``)
+        with those seats kept (``keep_seats``), or None when there are none: each row
+        carries its own copy of the game, and one of them becomes everyone's."""
+        seats = list(seats)
+        if not seats:
+            return None
+        return seats[0].game.keep_seats(seats)
+
+    def keep_seats(self, seats):
+        """``seats`` (this game's, in order, users loaded) as ``self.seats.all()``, as a
+        prefetch keeps them: a query set already evaluated. Returns the game."""
+        self.__dict__.get("_prefetched_objects_cache", {}).pop("seats", None)
+        kept = self.seats.all()
+        kept._result_cache = list(seats)
+        kept._prefetch_done = True
+        for seat in kept._result_cache:
+            seat.game = self
         # Where a prefetch keeps them: the reverse accessor's name (Seat.game's related_name).
-        self.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = seats
+        self.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = kept
         return self
 
     @property

@@ -57,6 +57,16 @@ def locked_game(game_id, with_seats=False) -> Game:
     """The game row, locked. ``with_seats`` (actions that read the seats but never add
     or remove one) also loads the league, season and the seated users, not locked."""
     if with_seats:
+        # One query, the hot path of every move: the seats with their users and, through
+        # them, the game (the only row locked), its league and season.
+        seats = (
+            Seat.objects.select_for_update(of=("game",))
+            .select_related("game__league", "game__season", "user")
+            .filter(game_id=game_id)
+        )
+        game = Game.with_seats(seats)
+        if game is not None:
+            return game
         games = Game.objects.select_for_update(of=("self",)).select_related("league", "season")
     else:
         games = Game.objects.select_for_update()
@@ -64,7 +74,7 @@ def locked_game(game_id, with_seats=False) -> Game:
         game = games.get(pk=game_id)
     except Game.DoesNotExist:
         raise ActionRefused(_("There is no such game."), code="no_game") from None
-    return game.load_seats() if with_seats else game
+    return game.keep_seats([]) if with_seats else game  # a table nobody sits at
 
 
 def check_version(game: Game, expected: int | None, required=False):

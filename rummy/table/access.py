@@ -27,10 +27,15 @@ def games_with_seats():
 
 
 def game_with_seats(game_id):
-    """One game as ``games_with_seats`` loads it, or None (``Game.load_seats``: cheaper
-    than a prefetch for one game, and every move and socket update reads one)."""
-    game = Game.objects.select_related("league", "season").filter(pk=game_id).first()
-    return game.load_seats() if game is not None else None
+    """One game as ``games_with_seats`` loads it, or None, in one query when it has
+    seats (through them; ``Game.with_seats``): every socket update reads one game."""
+    seats = Seat.objects.select_related("game__league", "game__season", "user")
+    game = Game.with_seats(seats.filter(game_id=game_id))
+    if game is None:  # no seats, or no game
+        game = Game.objects.select_related("league", "season").filter(pk=game_id).first()
+        if game is not None:
+            game.keep_seats([])
+    return game
 
 
 def viewable_game(user, game_id):

@@ -323,3 +323,34 @@ def test_a_voided_game_still_replays(alice, bob):
     assert game.status == Game.Status.VOIDED
     assert game.moves.last().kind == Move.Kind.VOID
     check_replay(game)
+
+
+@pytest.mark.django_db
+def test_the_locked_read_loads_seats_users_league_and_season_in_one_query(
+    league, cast, django_assert_num_queries
+):
+    """Every move reads its game locked, with what the rules and the page need: one query
+    through the seats; a table nobody sits at is read alone; none at all is refused."""
+    from django.db import transaction
+
+    from rummy.play import store
+    from rummy.table.access import game_with_seats
+    from tests.rummy.conftest import start_two
+
+    game = start_two(league, cast)
+    with transaction.atomic(), django_assert_num_queries(1):
+        locked = store.locked_game(game.pk, with_seats=True)
+        seats = list(locked.seats.all())
+        assert [s.user.username for s in seats] == ["alice", "bob"]
+        assert all(s.game is locked for s in seats) and locked.league == league
+        assert len(locked.seats.all()) == 2 and locked.engine_state() is not None
+    read = game_with_seats(game.pk)
+    assert read.version == game.version and [s.number for s in read.seats.all()] == [0, 1]
+    Seat.objects.filter(game=game).delete()
+    with transaction.atomic():
+        assert list(store.locked_game(game.pk, with_seats=True).seats.all()) == []
+    assert list(game_with_seats(game.pk).seats.all()) == []
+    Game.objects.filter(pk=game.pk).delete()
+    assert game_with_seats(game.pk) is None
+    with transaction.atomic(), pytest.raises(play.ActionRefused):
+        store.locked_game(game.pk, with_seats=True)
