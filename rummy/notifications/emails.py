@@ -292,10 +292,15 @@ def _users(user_ids):
 
 
 def notify_result(game, now=None) -> int:
-    """One result email per seated player who wants it, once per game."""
+    """The result email of ``game`` to each seated player who wants it, once per game."""
+    return _send_results(_results_due(game, now or timezone.now()))
+
+
+def _results_due(game, now) -> list[dict]:
+    """What each seated player of a finished ``game`` is to be told of its result now
+    (not claimed yet: ``_send_results`` claims)."""
     if game.status != Game.Status.FINISHED:
-        return 0
-    now = now or timezone.now()
+        return []
     seats = sorted(
         game.seats.select_related("user", "user__notification_prefs"),
         key=lambda s: (-(s.final_score or 0), s.number if s.number is not None else 99),
@@ -310,7 +315,7 @@ def notify_result(game, now=None) -> int:
         for s in seats
     ]
     winners = [s.user.name for s in seats if s.is_winner]
-    sent = 0
+    due = []
     for seat in seats:
         user = seat.user
         if not wants(user, Notice.Kind.RESULT) or quiet.holding(user, now, CATCH_UP):
@@ -319,28 +324,61 @@ def notify_result(game, now=None) -> int:
         old = game.finished_at and game.finished_at < now - CATCH_UP
         if old and game.finished_at < quiet.lookback(user, now, CATCH_UP):
             continue
-        notice = _claim(user, game, Notice.Kind.RESULT, None)
-        if notice is None:
+        due.append({"game": game, "seat": seat, "standings": standings, "winners": winners})
+    return due
+
+
+def _result_line(item) -> dict:
+    game, seat = item["game"], item["seat"]
+    return {
+        "game": game,
+        "league": game.league.name,
+        "url": absolute_url(game.get_absolute_url()),
+        "standings": item["standings"],
+        "winners": ", ".join(item["winners"]),
+        "you_won": seat.is_winner,
+        "your_score": seat.final_score,
+        "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
+        == engine.RoundEnd.ENDED_EARLY,
+    }
+
+
+def _send_results(due) -> int:
+    """One email per player: the result of one game, or of several in one email when
+    several are due at once (what quiet hours held overnight, issue 15)."""
+    by_user: dict[int, list[dict]] = {}
+    for item in due:
+        by_user.setdefault(item["seat"].user_id, []).append(item)
+    sent = 0
+    for items in by_user.values():
+        user = items[0]["seat"].user
+        claimed = []
+        for item in items:
+            notice = _claim(user, item["game"], Notice.Kind.RESULT, None)
+            if notice is not None:
+                claimed.append((item, notice))
+        if not claimed:
             continue
 
-        def build(seat=seat):
-            if seat.is_winner:
-                subject = _("You won in %(league)s!") % {"league": game.league.name}
+        def build(claimed=claimed):
+            lines = [_result_line(item) for item, _notice in claimed]
+            if len(lines) > 1:
+                subject = ngettext(
+                    "%(count)s of your games has ended",
+                    "%(count)s of your games have ended",
+                    len(lines),
+                ) % {"count": len(lines)}
+                return subject, {"games": lines}
+            line = lines[0]
+            if line["you_won"]:
+                subject = _("You won in %(league)s!") % {"league": line["league"]}
             else:
-                subject = _("Game over in %(league)s") % {"league": game.league.name}
-            return subject, {
-                "game": game,
-                "league": game.league.name,
-                "url": absolute_url(game.get_absolute_url()),
-                "standings": standings,
-                "winners": ", ".join(winners),
-                "you_won": seat.is_winner,
-                "your_score": seat.final_score,
-                "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
-                == engine.RoundEnd.ENDED_EARLY,
-            }
+                subject = _("Game over in %(league)s") % {"league": line["league"]}
+            return subject, line
 
-        if _send_claimed(user, [notice], "result", build, pref="results"):
+        template = "results" if len(claimed) > 1 else "result"
+        notices = [notice for _item, notice in claimed]
+        if _send_claimed(user, notices, template, build, pref="results"):
             sent += 1
     return sent
 
@@ -420,9 +458,10 @@ def catch_up(now=None) -> int:
         .filter(status=Game.Status.FINISHED, finished_at__gte=quiet.earliest(now, CATCH_UP))
         .select_related("league")
     )
+    due: list[dict] = []
     for game in finished:
-        sent += _guarded(notify_result, game, now)
-    return sent
+        due += _guarded(_results_due, game, now) or []
+    return sent + _guarded(_send_results, due)
 
 
 def _guarded(notify, *args):

@@ -105,6 +105,30 @@ def test_a_result_at_night_is_told_in_the_morning(service):
     assert sent_to(bob) == []  # pushed, so not emailed too
 
 
+def test_results_held_overnight_go_out_in_one_email_in_the_morning(vapid_keys):
+    alice, bob = make_user(email_verified=True), sleeper()
+
+    def finish(scores):
+        state = engine.position(hands=["2C 3D", "KS QS"], stock=STOCK, scores=scores)
+        game = started_game([alice, bob], state=state)
+        Seat.objects.filter(game=game, user=bob).update(timeouts_in_row=Seat.ABSENT_AFTER)
+        play.end_early(game.pk, alice, Game.objects.get(pk=game.pk).version)
+        return game
+
+    won, lost = at(EVENING, finish, [40, 90]), at(NIGHT, finish, [90, 40])
+    for moment in (EVENING, NIGHT, DAWN):
+        at(moment, background_pass)
+    assert sent_to(bob) == []
+    at(MORNING, background_pass)
+    [email] = sent_to(bob)  # bob has no push device: both results by email, in one
+    assert email.subject == "2 of your games have ended"
+    for game in (won, lost):
+        assert game.get_absolute_url() in email.body
+    assert "you won!" in email.body and f"won by {alice.name}" in email.body
+    at(MORNING + datetime.timedelta(minutes=1), background_pass)
+    assert len(sent_to(bob)) == 1
+
+
 def test_outside_quiet_hours_nothing_waits(service):
     alice, bob = sleeper(), make_user()
     phone = service.subscribe(alice)
