@@ -53,6 +53,9 @@ async def answer(method, path, body=b"", headers=()):
         content += chunk.get("body", b"")
         if not chunk.get("more_body"):
             break
+    # Let the application finish (request_finished gives its database connection back to
+    # the pool): a communicator dropped mid-request kept one connection per request.
+    await communicator.wait(10)
     cache = {k.lower(): v for k, v in start.get("headers", [])}.get(b"cache-control")
     return start["status"], cache, content
 
