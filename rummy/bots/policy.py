@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from rummy.engine import Action, SeatView, format_cards, hand_points, parse_cards
+from rummy.engine.bots import hand_groups
 from rummy.engine.cards import JOKER, Card
 from rummy.solver import Solution, position_from_view, solve
 
@@ -98,7 +99,7 @@ def _beginner_meld(view: SeatView, hand: list[Card], rng: random.Random) -> dict
     left = list(hand)
     melds: list[list[Card]] = []
     while True:
-        found = _groups(left) + _runs(left)
+        found = hand_groups(left) + _runs(left)
         if not found:
             break
         meld = rng.choice(found)
@@ -110,14 +111,6 @@ def _beginner_meld(view: SeatView, hand: list[Card], rng: random.Random) -> dict
     knock = bool(left) and hand_points(left) <= view.settings.knock_limit and BEGINNER_KNOCK
     table = list(view.table) + [format_cards(m) for m in melds]
     return {"do": Action.MELD, "table": table, "knock": knock}
-
-
-def _groups(hand: list[Card]) -> list[list[Card]]:
-    by_rank: dict[int, dict[str, Card]] = defaultdict(dict)
-    for c in hand:
-        if not c.joker:
-            by_rank[c.rank].setdefault(c.suit, c)
-    return [list(s.values())[:4] for s in by_rank.values() if len(s) >= 3]
 
 
 def _runs(hand: list[Card]) -> list[list[Card]]:

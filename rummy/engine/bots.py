@@ -31,7 +31,9 @@ def _take(hand: list[Card], cards: list[Card]) -> None:
         hand.remove(c)
 
 
-def _hand_groups(hand: list[Card]) -> list[list[Card]]:
+def hand_groups(hand: list[Card]) -> list[list[Card]]:
+    """One group per rank held in three or more suits (R4.2), jokers left out; the
+    computer players of ``rummy.bots`` use it too."""
     by_rank: dict[int, dict[str, Card]] = defaultdict(dict)
     for c in hand:
         if not c.joker:
@@ -67,7 +69,7 @@ def _melds_from_hand(hand: list[Card], rng: random.Random) -> list[list[Card]]:
     """Greedy: take groups and runs from the hand while they last (R5.3)."""
     out: list[list[Card]] = []
     while True:
-        found = _hand_groups(hand) + _hand_runs(hand)
+        found = hand_groups(hand) + _hand_runs(hand)
         if not found:
             return out
         meld = rng.choice(found)
