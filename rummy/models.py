@@ -3,6 +3,9 @@
 Nothing here changes a game: every change goes through the write path, ``rummy.play``.
 """
 
+import copy
+import pickle
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -127,6 +130,43 @@ class Game(models.Model):
         # Where a prefetch keeps them: the reverse accessor's name (Seat.game's related_name).
         self.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = kept
         return self
+
+    def snapshot(self) -> bytes | None:
+        """This game as it now stands, with its seats, their users, league and season, for
+        the broadcast of its new version (``rummy.play.broadcast``): the sockets of other
+        processes render from it instead of each process reading the game again. None
+        when something a socket's render needs is not loaded (it would have to query).
+        Pickled like Django's own Redis cache values; the users travel without their
+        password hashes, which no view needs."""
+        kept = self.__dict__.get("_prefetched_objects_cache", {}).get("seats")
+        cached = self._state.fields_cache
+        if kept is None or kept._result_cache is None:
+            return None
+        if (self.league_id and "league" not in cached) or (
+            self.season_id and "season" not in cached
+        ):
+            return None
+        game = copy.copy(self)  # Model.__getstate__: its own _state and fields cache
+        for name in ("_prefetched_objects_cache", "_parsed_state"):
+            game.__dict__.pop(name, None)
+        seats = []
+        for seat in kept._result_cache:
+            if "user" not in seat._state.fields_cache:
+                return None
+            user = copy.copy(seat.user)
+            user.password = ""
+            user.__dict__.pop("_prefetched_objects_cache", None)
+            seat = copy.copy(seat)
+            seat._state.fields_cache = {"user": user}
+            seats.append(seat)
+        return pickle.dumps((game, seats), protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def from_snapshot(cls, data: bytes) -> "Game":
+        """The game ``snapshot`` wrote, its seats in place as ``keep_seats`` keeps them."""
+        # Only ever our own broadcast's bytes, from our own channel layer.
+        game, seats = pickle.loads(data)
+        return game.keep_seats(seats)
 
     @property
     def is_open(self):

@@ -1,5 +1,6 @@
-"""After-commit notifications over the channel layer. Only ids and versions travel:
-each consumer renders its own user's view from the database."""
+"""After-commit notifications over the channel layer: ids and versions, and after a turn
+the game itself as written (``Game.snapshot``). Each consumer renders its own user's
+view, from that game or from the database."""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -15,10 +16,13 @@ def user_group(user_id):
     return f"user-{user_id}"
 
 
-def game_updated(game_id, version, movers=None, draft_free=False):
+def game_updated(game_id, version, movers=None, draft_free=False, snapshot=None):
     """``movers``: users whose header count may have changed (the previous and the new
     player to move); None for every seated player. ``draft_free``: no draft belongs to
-    this version (``rummy.play.store.announce``)."""
+    this version (``rummy.play.store.announce``). ``snapshot``: the game at ``version``,
+    pickled (``Game.snapshot``): a socket process that holds no newer one renders from
+    it instead of reading the game (two or more reads per move otherwise, one per
+    process)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -27,6 +31,8 @@ def game_updated(game_id, version, movers=None, draft_free=False):
     update = {"type": "game.updated", "game_id": game_id, "version": version}
     if draft_free:
         update["draft_free"] = True
+    if snapshot is not None:
+        update["game"] = snapshot
     messages = [(game_group(game_id), update)]
     # Their headers show how many games await their move.
     messages += [(user_group(user_id), {"type": "moves.changed"}) for user_id in movers]

@@ -89,13 +89,15 @@ def check_version(game: Game, expected: int | None, required=False):
         raise StaleVersion()
 
 
-def save(game: Game, new_state, moves, *, draft_free=False, **fields):
+def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields):
     """Store a new state with a version-checked conditional UPDATE and log ``moves``
     (a list of (kind, seat, user, payload), with the bot's level as a fifth item for a
     bot's move), each taking the next version number.
     ``new_state`` is the engine state (or None to keep the stored one). ``draft_free``:
     the caller writes no draft of the new version (a turn), so the broadcast may say
-    that none exists (``announce``)."""
+    that none exists (``announce``). ``ship``: the caller changes nothing more of the
+    game or its seats in this transaction, so the game as written here is the new
+    version, and the broadcast carries it (``Game.snapshot``)."""
     old_version = game.version
     new_version = old_version + len(moves)
     old_to_move = game.to_move_id
@@ -135,23 +137,27 @@ def save(game: Game, new_state, moves, *, draft_free=False, **fields):
     for name, value in fields.items():
         setattr(game, name, value)
     movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
-    announce(game.pk, new_version, movers=movers, draft_free=draft_free)
+    snapshot = game.snapshot() if ship else None
+    announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=snapshot)
     return Result(game, new_version)
 
 
-def announce(game_id, version, movers=None, draft_free=False):
+def announce(game_id, version, movers=None, draft_free=False, snapshot=None):
     """After commit, tell open pages that the game changed (ids and versions only: each
     socket reads what it needs itself). ``movers``: the users whose count of games
     awaiting their move may have changed (None: every seated player). ``draft_free``:
     no draft belongs to ``version`` when it is committed (a draft starts from a version
     and this one is new; a hint's save writes one), so that the player to move's socket
-    renders without asking (``rummy.table.rendering.render_remembered``).
+    renders without asking (``rummy.table.rendering.render_remembered``). ``snapshot``:
+    the game at ``version`` (``Game.snapshot``), so that no socket process reads it.
 
     Emails ("your move", results) are not sent here but by the turn clock's next pass
     (``rummy.notifications.emails.clock_pass``): a slow or failing mail server must not
     hold up the player who moved, nor cost the busy web workers."""
     transaction.on_commit(
-        lambda: broadcast.game_updated(game_id, version, movers=movers, draft_free=draft_free)
+        lambda: broadcast.game_updated(
+            game_id, version, movers=movers, draft_free=draft_free, snapshot=snapshot
+        )
     )
 
 

@@ -226,8 +226,11 @@ def _finish_action(game: Game, new_state, moves, **fields):
         else:
             new_state = engine.deal_next_round(new_state, store.system_random)
             moves.append((Move.Kind.DEAL, None, None, {"state": new_state.to_dict()}))
-    # A turn writes no draft: the broadcast says none belongs to the new version.
-    result = store.save(game, new_state, moves, draft_free=True, **fields)
+    # A turn writes no draft: the broadcast says none belongs to the new version. It
+    # carries the game too, unless the game ends (its seats' results are written next).
+    result = store.save(
+        game, new_state, moves, draft_free=True, ship=not new_state.game_over, **fields
+    )
     if new_state.game_over:
         _record_results(result.game, new_state)
     return result

@@ -30,6 +30,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import play
 from rummy.clock import deadlines
+from rummy.models import Game
 from rummy.notifications import presence
 from rummy.play import broadcast
 from rummy.table import memory, rendering, sockets
@@ -106,6 +107,17 @@ def render_flash(message):
 # Game ids -> the task loading that game into this process's memory. After a move every
 # socket of the game on this process gets ``game.updated`` at the same moment; without
 # this each of them would find the new version missing and read the game itself.
+
+
+def adopt_snapshot(game_id, version, snapshot):
+    """Keep the game a broadcast carried (``Game.snapshot``) when this process holds no
+    game as new: the sockets then render it without reading the database. Only the
+    game and version the message names (a message is never taken for another game)."""
+    if not isinstance(snapshot, bytes) or remembered_game(game_id, version) is not None:
+        return
+    game = Game.from_snapshot(snapshot)
+    if game.pk == game_id and game.version == version:
+        remember(game)
 
 
 async def load_once(game_id, version):
@@ -382,4 +394,5 @@ class GameConsumer(GuardedConsumer):
             return
         if await self.session_lapsed():
             return
+        adopt_snapshot(self.game_id, version, event.get("game"))
         await self._send_view(version=version, draft_free=event.get("draft_free") is True)

@@ -354,3 +354,68 @@ def test_the_locked_read_loads_seats_users_league_and_season_in_one_query(
     assert game_with_seats(game.pk) is None
     with transaction.atomic(), pytest.raises(play.ActionRefused):
         store.locked_game(game.pk, with_seats=True)
+
+
+@pytest.fixture
+def broadcasts(monkeypatch):
+    """The keyword arguments of every ``broadcast.game_updated`` after commit."""
+    from rummy.play import broadcast
+
+    sent = []
+    monkeypatch.setattr(broadcast, "game_updated", lambda *a, **kw: sent.append((a, kw)))
+    return sent
+
+
+def test_a_turns_broadcast_carries_the_game_as_written(
+    alice, bob, broadcasts, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """After a turn the broadcast carries the game at its new version with its seats,
+    users, league and season (``Game.snapshot``): the other processes' sockets render
+    from it without a query. The users travel without their password hashes."""
+    game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C")
+    with django_capture_on_commit_callbacks(execute=True):
+        play.draw(game.pk, alice, game.version)
+    ((_args, kw),) = broadcasts
+    data = kw["snapshot"]
+    assert isinstance(data, bytes)
+    assert alice.password.encode() not in data and bob.password.encode() not in data
+    stored = Game.objects.select_related("league").get(pk=game.pk)
+    with django_assert_num_queries(0):
+        shipped = Game.from_snapshot(data)
+        assert (shipped.pk, shipped.version, shipped.state) == (
+            stored.pk,
+            stored.version,
+            stored.state,
+        )
+        assert (shipped.to_move_id, shipped.turn_deadline) == (
+            stored.to_move_id,
+            stored.turn_deadline,
+        )
+        assert shipped.league.name == stored.league.name
+        seats = [(s.number, s.user.username, s.user.password) for s in shipped.seats.all()]
+        assert all(seat.game is shipped for seat in shipped.seats.all())
+    assert seats == [(0, "alice", ""), (1, "bob", "")]
+
+
+def test_the_last_move_of_a_game_carries_no_game(
+    alice, bob, broadcasts, django_capture_on_commit_callbacks
+):
+    """The move that ends the game writes the seats' results after its save: the game
+    in memory is not the whole new version, so the sockets read it instead."""
+    game = _two_player_game(
+        alice, bob, hands=["AH", "KS QS"], stock="AD 9C", scores=[145, 60], rounds_won=[4, 2]
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        play.draw(game.pk, alice, game.version)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        play.knock(game.pk, alice, game.version)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert isinstance(broadcasts[0][1]["snapshot"], bytes)
+    assert broadcasts[1][1]["snapshot"] is None
+
+
+def test_a_game_without_its_seats_in_memory_has_no_snapshot(alice, bob):
+    game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C")
+    assert Game.objects.get(pk=game.pk).snapshot() is None
+    assert Game.objects.get(pk=game.pk).load_seats().snapshot() is None  # no league loaded

@@ -431,3 +431,38 @@ async def test_a_draw_reaches_the_player_to_move_without_the_thread_path(setup, 
         assert threaded == []
     finally:
         await alice.disconnect()
+
+
+async def test_after_a_turn_no_socket_reads_the_game(setup, monkeypatch):
+    """A turn's broadcast carries the game (``Game.snapshot``): a process whose sockets
+    did not make the move (nothing of it in memory) renders every view from it, and reads
+    no game from the database; the views are those of the new version."""
+    from rummy import play
+    from rummy.table import access, memory
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, ok = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    bob, ok2 = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    reads = []
+    real = access.game_with_seats
+
+    def counting(game_id):
+        reads.append(game_id)
+        return real(game_id)
+
+    try:
+        assert ok and ok2
+        await alice.receive_from()
+        await bob.receive_from()
+        memory.recent_games.clear()  # as in a process that did not serve the move
+        monkeypatch.setattr(access, "game_with_seats", counting)
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
+        version = game.version + 1
+        mine, theirs = await alice.receive_from(), await bob.receive_from()
+        assert f'data-version="{version}"' in mine and f'data-version="{version}"' in theirs
+        assert sorted(cards_shown(mine)[0]) == await hand_of(game.pk, 0)  # the drawn card too
+        assert reads == []
+        assert access.remembered_game(game.pk, version).version == version
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
