@@ -149,18 +149,23 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels -------------------------------------------------------------------------
-# Seconds a Redis read may take; must exceed channels_redis's blocking receive (5 s).
+# Seconds a Redis read may take (the pub/sub layer's reader waits 0.1 s at a time).
 CHANNEL_SOCKET_TIMEOUT = 30
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis pub/sub (issue 11, README "The channel layer"): a group send is one
+            # PUBLISH, and each process holds its own sockets' group memberships, so a
+            # move costs one Redis round trip per group and each process receives it
+            # once; the list-based RedisChannelLayer took two to four round trips per
+            # group send and one per socket to receive (bench/load.py: about 15 % of an
+            # action's server CPU). Nothing is stored: what a process misses while its
+            # Redis connection is down is lost, and the next move or the page's
+            # reconnect brings the whole view back, as after any socket drop.
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 times out any read after 5 s by default, and the layer's
-                # receive() blocks for up to 5 s (BZPOPMIN) on an idle socket: the read
-                # failed with TimeoutError and closed every quiet socket (1011) every
-                # 5 s. A read timeout well above the blocking time keeps idle sockets
-                # open and still notices a dead Redis connection.
+                # redis-py 8 times out any read after 5 s by default; a dead Redis
+                # connection is still noticed (keep-alive), an idle one is kept.
                 "hosts": [
                     {
                         "address": REDIS_URL,
@@ -168,21 +173,6 @@ if REDIS_URL:
                         "socket_keepalive": True,
                     }
                 ],
-                # A group membership must outlive the longest WebSocket, or a player
-                # whose socket is still open silently stops getting updates. daphne
-                # ends every socket after --websocket_timeout 43200 (12 h, README) and
-                # the proxy's proxy_read_timeout is 1 h (deploy/nginx.conf): 24 h is
-                # above both. Every consumer also resyncs its whole view on reconnect.
-                "group_expiry": int(os.environ.get("CHANNEL_GROUP_EXPIRY", 86400)),
-                # Per-socket queue. A move sends ONE message ("game.updated", an id and
-                # a version) to each socket of its game's group, so a socket only fills
-                # if it falls 1500 moves behind; a full queue drops messages (group
-                # sends never block), which 1500 makes a stalled-consumer case only.
-                # The benchmark (200 players, 50 games) peaks at a handful per socket.
-                "capacity": int(os.environ.get("CHANNEL_CAPACITY", 1500)),
-                # An undelivered message older than this is stale anyway: the next
-                # update or the reconnect resync sends the full current view.
-                "expiry": 60,
             },
         }
     }
