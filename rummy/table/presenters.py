@@ -6,6 +6,7 @@ state. A spectator gets the view of no seat. The only other state read here is t
 arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
+import functools
 import time
 
 from django.template.loader import render_to_string
@@ -56,6 +57,22 @@ def card_name(card, drawn=False):
 
 
 def card_info(code, ref=None, selected=False, drawn=False):
+    """What the ``card`` tag shows of one card: its face and spoken name (the same for a
+    card, a mark and a language wherever it lies, so they are worked out once per
+    process), with its place in the editor (``ref``) and whether it is selected."""
+    code = code if isinstance(code, str) else str(code)
+    return {
+        **_card_face(code, drawn, translation.get_language()),
+        "ref": ref,
+        "selected": selected,
+        "drawn": drawn,
+    }
+
+
+@functools.lru_cache(maxsize=2048)
+def _card_face(code, drawn, language):
+    # ``language`` is the cache's key only: card_name translates in the active one.
+    # About 110 codes (a joker may stand for any card) x 2 marks x 3 languages.
     card = engine.Card.parse(code)
     face = card.declared if card.joker else card
     return {
@@ -66,9 +83,6 @@ def card_info(code, ref=None, selected=False, drawn=False):
         "suit": face.suit if face else "",
         "symbol": SUIT_SYMBOLS[face.suit] if face else "",
         "red": bool(face) and face.suit in ("D", "H"),
-        "ref": ref,
-        "selected": selected,
-        "drawn": drawn,
     }
 
 

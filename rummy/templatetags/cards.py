@@ -8,6 +8,8 @@ starts with what it shows ("K of spades", WCAG 2.5.3 label in name); suits are t
 apart by the symbol's shape as well as its colour.
 """
 
+import functools
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -41,6 +43,36 @@ def _face(c):
 def card(c, button=False, revealed=False):
     """``c`` comes from ``rummy.table.presenters.card_info``. With ``button`` (the arrangement
     editor) the card is a submit button selecting it; otherwise an image-like span."""
+    # The same card looks the same wherever it lies: its HTML is made once per what it
+    # shows (the label carries the language), not once per socket and move.
+    return _card_html(
+        c["code"],
+        c["label"],
+        c["joker"],
+        c["rank"],
+        c["symbol"],
+        c["red"],
+        bool(c.get("drawn")),
+        bool(c.get("selected")),
+        c.get("ref"),
+        bool(button),
+        bool(revealed),
+    )
+
+
+@functools.lru_cache(maxsize=8192)
+def _card_html(code, label, joker, rank, symbol, red, drawn, selected, ref, button, revealed):
+    c = {
+        "code": code,
+        "label": label,
+        "joker": joker,
+        "rank": rank,
+        "symbol": symbol,
+        "red": red,
+        "drawn": drawn,
+        "selected": selected,
+        "ref": ref,
+    }
     if button:
         return format_html(
             # A button in a form submits by default; its value names the card's place.

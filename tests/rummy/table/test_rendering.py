@@ -90,3 +90,27 @@ def test_new_and_removed_melds_are_inserted_and_deleted_not_resent():
     assert html == '<div id="meld-2" hx-swap-oob="delete"></div>'
     html, _ = part(3, changed={1}).since(three.digests)
     assert html == '<div id="meld-1" hx-swap-oob="true">x</div>'
+
+
+def test_a_cards_words_are_remembered_per_language_and_mark():
+    """``card_info`` works a card's face and spoken name out once per process, per
+    language and "just drawn" mark: a second language, or the mark, gets its own."""
+    from django.utils import translation
+
+    from rummy.table.presenters import card_info
+
+    with translation.override("en"):
+        en = card_info("KS")
+        drawn = card_info("KS", "h3", selected=True, drawn=True)
+    with translation.override("lv"):
+        lv = card_info("KS")
+    with translation.override("en"):
+        again = card_info("KS", "h0")
+    assert en["label"] == again["label"] == "K of spades"
+    assert lv["label"] != en["label"] and "K" in lv["label"]
+    assert drawn["label"] == "K of spades, just drawn"
+    assert (drawn["ref"], drawn["selected"], drawn["drawn"]) == ("h3", True, True)
+    assert (again["ref"], again["selected"], again["drawn"]) == ("h0", False, False)
+    again["label"] = "changed"  # each call's dict is its own
+    with translation.override("en"):
+        assert card_info("KS")["label"] == "K of spades"
