@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from rummy.models import Game, Move, Seat
 from rummy.play import broadcast, pauses
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
+from rummy.reads import seats_of_game
 
 # Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
 system_random = secrets.SystemRandom()
@@ -58,13 +59,8 @@ def locked_game(game_id, with_seats=False) -> Game:
     or remove one) also loads the league, season and the seated users, not locked."""
     if with_seats:
         # One query, the hot path of every move: the seats with their users and, through
-        # them, the game (the only row locked), its league and season.
-        seats = (
-            Seat.objects.select_for_update(of=("game",))
-            .select_related("game__league", "game__season", "user")
-            .filter(game_id=game_id)
-        )
-        game = Game.with_seats(seats)
+        # them, the game (the only row locked), its league and season (rummy.reads).
+        game = Game.with_seats(seats_of_game(game_id, lock=True))
         if game is not None:
             return game
         games = Game.objects.select_for_update(of=("self",)).select_related("league", "season")

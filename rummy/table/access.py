@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from leagues.access import can_view_league, membership_for
 from rummy.models import Game, Seat
+from rummy.reads import seats_of_game
 from rummy.table import memory
 
 
@@ -29,8 +30,7 @@ def games_with_seats():
 def game_with_seats(game_id):
     """One game as ``games_with_seats`` loads it, or None, in one query when it has
     seats (through them; ``Game.with_seats``): every socket update reads one game."""
-    seats = Seat.objects.select_related("game__league", "game__season", "user")
-    game = Game.with_seats(seats.filter(game_id=game_id))
+    game = Game.with_seats(seats_of_game(game_id))
     if game is None:  # no seats, or no game
         game = Game.objects.select_related("league", "season").filter(pk=game_id).first()
         if game is not None:
