@@ -77,7 +77,11 @@ def _statement(connection, lock: bool) -> str:
 
 
 def _converters(connection):
-    """Per model: (attnames, per column the converters and the expression they take)."""
+    """Per model: (attnames, per column the converters and the expression they take).
+    Kept on the connection (one per thread): the backend's converters are its methods."""
+    out = connection.__dict__.get("_carousel_seat_layout")
+    if out is not None:
+        return out
     out = []
     for model, _join in _MODELS:
         fields = _fields(model)
@@ -87,6 +91,7 @@ def _converters(connection):
             found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
             per_column.append((found, col))
         out.append((model, [f.attname for f in fields], per_column))
+    connection.__dict__["_carousel_seat_layout"] = out
     return out
 
 
