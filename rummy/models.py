@@ -3,7 +3,6 @@
 Nothing here changes a game: every change goes through the write path, ``rummy.play``.
 """
 
-import copy
 import pickle
 
 from django.conf import settings
@@ -136,8 +135,9 @@ class Game(models.Model):
         the broadcast of its new version (``rummy.play.broadcast``): the sockets of other
         processes render from it instead of each process reading the game again. None
         when something a socket's render needs is not loaded (it would have to query).
-        Pickled like Django's own Redis cache values; the users travel without their
-        password hashes, which no view needs."""
+        Each row travels as its column values (what a read would give ``from_db``),
+        pickled as Django's Redis cache pickles; the users without their password
+        hashes, which no view needs."""
         kept = self.__dict__.get("_prefetched_objects_cache", {}).get("seats")
         cached = self._state.fields_cache
         if kept is None or kept._result_cache is None:
@@ -146,26 +146,39 @@ class Game(models.Model):
             self.season_id and "season" not in cached
         ):
             return None
-        game = copy.copy(self)  # Model.__getstate__: its own _state and fields cache
-        for name in ("_prefetched_objects_cache", "_parsed_state"):
-            game.__dict__.pop(name, None)
         seats = []
         for seat in kept._result_cache:
-            if "user" not in seat._state.fields_cache:
+            user = seat._state.fields_cache.get("user")
+            if user is None:
                 return None
-            user = copy.copy(seat.user)
-            user.password = ""
-            user.__dict__.pop("_prefetched_objects_cache", None)
-            seat = copy.copy(seat)
-            seat._state.fields_cache = {"user": user}
-            seats.append(seat)
-        return pickle.dumps((game, seats), protocol=pickle.HIGHEST_PROTOCOL)
+            row = _values(user)
+            at = _password_at(type(user))
+            seats.append((_values(seat), row[:at] + ("",) + row[at + 1 :]))
+        league, season = cached.get("league"), cached.get("season")
+        data = (
+            self._state.db,
+            _values(self),
+            league and _values(league),
+            season and _values(season),
+            seats,
+        )
+        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
     def from_snapshot(cls, data: bytes) -> "Game":
         """The game ``snapshot`` wrote, its seats in place as ``keep_seats`` keeps them."""
         # Only ever our own broadcast's bytes, from our own channel layer.
-        game, seats = pickle.loads(data)
+        db, game_row, league_row, season_row, seat_rows = pickle.loads(data)
+        game = _instance(cls, db, game_row)
+        league_model = cls._meta.get_field("league").related_model
+        game._state.fields_cache["league"] = league_row and _instance(league_model, db, league_row)
+        game._state.fields_cache["season"] = season_row and _instance(Season, db, season_row)
+        user_model = Seat._meta.get_field("user").related_model
+        seats = []
+        for seat_row, user_row in seat_rows:
+            seat = _instance(Seat, db, seat_row)
+            seat._state.fields_cache["user"] = _instance(user_model, db, user_row)
+            seats.append(seat)
         return game.keep_seats(seats)
 
     @property
@@ -510,3 +523,17 @@ class QuietHold(models.Model):
 
     def __str__(self):
         return f"notifications of {self.user_id} held until {self.until}"
+
+
+def _values(obj):
+    """A row's column values, in its model's field order (``Model.from_db``'s)."""
+    return tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)
+
+
+def _instance(model, db, values):
+    return model.from_db(db, [f.attname for f in model._meta.concrete_fields], values)
+
+
+def _password_at(user_model):
+    """Where the password hash stands in a user's row (a snapshot leaves it empty)."""
+    return [f.attname for f in user_model._meta.concrete_fields].index("password")

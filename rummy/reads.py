@@ -76,10 +76,17 @@ def _statement(connection, lock: bool) -> str:
     return sql
 
 
+_layouts: dict[str, list] = {}
+
+
 def _converters(connection):
-    """Per model: (attnames, per column the converters and the expression they take).
-    Kept on the connection (one per thread): the backend's converters are its methods."""
-    out = connection.__dict__.get("_carousel_seat_layout")
+    """Per model: (attnames, per column the converters and the expression they take),
+    worked out once per database alias. Under ASGI every request gets a connection
+    object of its own, so they are kept per alias, not per connection: the field
+    converters belong to the fields, and the backend's read only settings that are the
+    same for every connection of an alias (the time zone); each is called with the
+    connection of the read."""
+    out = _layouts.get(connection.alias)
     if out is not None:
         return out
     out = []
@@ -91,7 +98,7 @@ def _converters(connection):
             found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
             per_column.append((found, col))
         out.append((model, [f.attname for f in fields], per_column))
-    connection.__dict__["_carousel_seat_layout"] = out
+    _layouts[connection.alias] = out
     return out
 
 
