@@ -183,6 +183,8 @@ else:
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "leagues.User"
 AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+# Database sessions, with the read of every request's session compiled once.
+SESSION_ENGINE = "leagues.sessions"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
