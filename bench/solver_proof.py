@@ -7,12 +7,14 @@ the solver says its figure is proven (``moved_proven``) it must be equal. A solv
 above the fewest, not claimed proven, is listed as a gap (the tie-break's search missed
 a better arrangement), not as a fault.
 
-    python -m bench.solver_proof --positions 10000 [--seed 1] [--jobs 2]
+    python -m bench.solver_proof --positions 10000 [--seed 1] [--jobs 2] [--tie-break 0.5]
 
 Positions: meld opportunities sampled from whole rounds of 2 to 5 bots (rummy.solver.
 samples.play_positions), and as many again with a table of 0 to about 90 cards and a
 hand of 10 to 20 dealt from the unseen cards (``sized_position``). The solver runs
-without its time limit here (it must prove every answer). Exit status 1 on any mismatch.
+without its time limit here (it must prove every count); its exact tie-break gets
+``--tie-break`` seconds a position (past them its figure is not claimed proven, and one
+above the fewest is a gap). Exit status 1 on any mismatch.
 """
 
 from __future__ import annotations
@@ -51,12 +53,14 @@ def positions(seed: int, count: int):
 Row = tuple[int, int, int, int, int, bool, float, int, int]
 
 
-def check(state: GameState, seat: int, pos: Position) -> tuple[int, int, int, int, bool, float]:
+def check(
+    state: GameState, seat: int, pos: Position, tie_break: float = 0.5
+) -> tuple[int, int, int, int, bool, float]:
     """(solver's points played, integer program's, solver's moved, integer program's,
     solver's moved_proven, solver seconds); raises if the engine refuses the answer."""
     from bench.solver_ilp import best_played_and_moved
 
-    sol = solve(pos, state.settings, time_limit=600)
+    sol = solve(pos, state.settings, time_limit=600, tie_break=tie_break)
     assert sol.proven, pos
     played = hand_points(pos.hand) - sol.count if sol.found else 0
     if sol.found:
@@ -74,13 +78,13 @@ def check(state: GameState, seat: int, pos: Position) -> tuple[int, int, int, in
     return played, theirs, moved, their_moved, sol.moved_proven, sol.seconds
 
 
-def _chunk(args: tuple[int, int, int]) -> list[Row]:
+def _chunk(args: tuple[int, int, int, float]) -> list[Row]:
     """Rows: (index, played, theirs, moved, their moved, moved proven, seconds, table
     cards, hand size)."""
-    seed, start, count = args
+    seed, start, count, tie_break = args
     out = []
     for i, (state, seat, pos) in enumerate(positions(seed * 1_000_003 + start, count)):
-        mine, theirs, moved, their_moved, sure, secs = check(state, seat, pos)
+        mine, theirs, moved, their_moved, sure, secs = check(state, seat, pos, tie_break)
         out.append(
             (
                 start + i,
@@ -102,10 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--tie-break", type=float, default=0.5, help="seconds for the tie-break")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     step = 100
-    tasks = [(args.seed, s, min(step, args.positions - s)) for s in range(0, args.positions, step)]
+    tasks = [
+        (args.seed, s, min(step, args.positions - s), args.tie_break)
+        for s in range(0, args.positions, step)
+    ]
     rows = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for chunk in pool.map(_chunk, tasks):

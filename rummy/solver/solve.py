@@ -19,21 +19,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummy.engine import DEFAULT_SETTINGS, Action, GameState, Settings
+from rummy.engine import DEFAULT_SETTINGS, Action, GameState, Settings, apply_action
 from rummy.engine import position as engine_position
 from rummy.engine.bots import plan_table
 from rummy.engine.cards import (
     BY_PCODE,
     JOKER,
     JOKER_PCODE,
+    POINTS,
     REAL_CARDS,
     Card,
     format_cards,
     hand_points,
 )
+from rummy.engine.errors import RuleError
 
 from . import search
 from .arrange import Arranged, arrange
+from .fewest import Fewest
 from .moved import moved_cards
 from .position import Position
 
@@ -41,6 +44,9 @@ from .position import Position
 TIME_LIMIT = 0.8
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
+#: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
+#: it the fewest moved found so far is returned, not proven
+TIE_BREAK = 0.05
 
 
 @dataclass(frozen=True)
@@ -106,12 +112,14 @@ def solve(
     time_limit: float = TIME_LIMIT,
     deadline: float | None = None,
     keep: Sequence[Card] = (),
+    tie_break: float = TIE_BREAK,
 ) -> Solution:
     """The best meld for ``position`` (see the module docstring).
 
     ``deadline`` is a ``time.perf_counter()`` instant, ``time_limit`` seconds from now
     otherwise; the earlier wins. ``keep``: hand cards the meld must not play (e.g. a
-    bot's policy of keeping its joker). Raises ``SolverError`` for an impossible position
+    bot's policy of keeping its joker). ``tie_break``: the seconds (within the time limit)
+    the exact tie-break may take. Raises ``SolverError`` for an impossible position
     (or a ``keep`` card not in the hand).
     """
     start = time.perf_counter()
@@ -155,7 +163,99 @@ def solve(
     if best is not None:
         # the tie-break: few table cards moved, with what time is left
         laid = arrange(position.table, narrow, best, stop)
+        if proven and not laid.proven:
+            end = min(stop, time.perf_counter() + tie_break)
+            laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, time.perf_counter() - start, states)
+
+
+def _fewest(
+    pos: Position,
+    settings: Settings,
+    counts: search.Counts,
+    points: int,
+    laid: Arranged,
+    stop: float,
+) -> Arranged:
+    """The exact tie-break (``fewest``): ask for ``points`` moving 0, 1, 2, … cards, fewer
+    than ``laid`` moves; the first table found whose exact matching moves what it was
+    asked for is proven the fewest, and if none moves fewer, ``laid`` is. Past ``stop``
+    the best table so far is returned, not proven."""
+    try:
+        hand = _playable(counts, points, stop)
+        fw = Fewest(pos.table, hand, counts.hand_jokers, points, deadline=stop, counts=counts)
+    except ValueError:
+        return laid
+    except search.Timeout:
+        return laid
+    try:
+        for k in range(laid.moved):
+            table = fw.find(k)
+            if table is None:
+                continue
+            if not _same_cards(pos, settings, table, points):
+                return laid  # a table the checks refuse is never returned
+            moved = moved_cards(pos.table, table)
+            if moved < laid.moved:
+                return Arranged(table, laid.result, laid.counts, moved, moved == k)
+            return laid
+    except search.Timeout:
+        return laid
+    return Arranged(laid.table, laid.result, laid.counts, laid.moved, True)
+
+
+def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
+    """The hand's cards that some arrangement playing ``points`` (the optimum) plays: a
+    card worth more than the hand's spare points (placeable points less ``points``) is
+    in every one; any other is asked of the count search with one copy (then two) put
+    on the table, needing its points less. The tie-break then tries only these."""
+    hand = list(counts.hand)
+    spare = search.upper_bound(counts) - points
+    for t in range(52):
+        if not hand[t] or POINTS[t] > spare:
+            continue
+        most = 0
+        for c in range(1, hand[t] + 1):
+            table = list(counts.table)
+            table[t] += c
+            rest = list(counts.hand)
+            rest[t] -= c
+            forced = search.Counts(
+                table=tuple(table),
+                hand=tuple(rest),
+                jokers=counts.jokers,
+                hand_jokers=counts.hand_jokers,
+                wild_max=counts.wild_max,
+                extra_real=counts.extra_real,
+            )
+            dfs = search.DepthFirst(search.placeable(forced), deadline=stop)
+            dfs.use_futures()
+            if dfs.find(points - c * POINTS[t]) is None:
+                break
+            most = c
+        hand[t] = most
+    return hand
+
+
+def _same_cards(
+    pos: Position, settings: Settings, table: Sequence[Sequence[Card]], points: int
+) -> bool:
+    """The engine accepts ``table`` as a meld (R5.2), and it plays hand cards worth
+    ``points``."""
+    state = position_state(pos.table, pos.hand, settings)
+    action = {"do": Action.MELD, "table": [format_cards(m) for m in table], "knock": False}
+    try:
+        apply_action(state, 0, action)
+    except RuleError:
+        return False
+    before = Counter(c.pcode for m in pos.table for c in m)
+    after = Counter(c.pcode for m in table for c in m)
+    if before - after:
+        return False
+    played = after - before
+    if played - Counter(c.pcode for c in pos.hand):
+        return False
+    return sum(POINTS[t] * n for t, n in played.items()) == points
 
 
 def _fallback(
@@ -232,13 +332,14 @@ def _solution(
             states=states,
             moved_proven=proven,
         )
-    res, table = laid.result, laid.table
-    played: list[Card] = []
-    for (p, s), ch in res.choices.items():
-        if p <= 13 and ch.used:
-            played.extend([REAL_CARDS[search._pcode(p, s)]] * ch.used)
-    played.sort()
-    played.extend([JOKER] * (res.wild_used - res.freed))
+    table = laid.table
+    # the hand cards the table holds beyond the old one's (the exact tie-break may play
+    # other cards of the same points than the count search's answer)
+    added = Counter(c.pcode for m in table for c in m) - Counter(
+        c.pcode for m in pos.table for c in m
+    )
+    played: list[Card] = sorted(REAL_CARDS[t] for t in added.elements() if t != JOKER_PCODE)
+    played.extend([JOKER] * added[JOKER_PCODE])
     left = Counter(c.pcode for c in hand) - Counter(c.pcode for c in played)
     hand_left = []
     for c in hand:

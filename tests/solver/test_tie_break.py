@@ -40,11 +40,11 @@ def test_a_joker_re_declared_has_moved():
         # two groups of nines each take a card
         (["9S 9C 9D", "9H 9C 9D"], "9S 9H KS", 0, True),
         # a second 7H splits the run: 8H 9H move (two), not the whole run
-        (["5H 6H 7H 8H 9H"], "7H KC", 2, False),
+        (["5H 6H 7H 8H 9H"], "7H KC", 2, True),
         # the 4C and 4D come off a group of four and a run of four
-        (["4D 5D 6D 7D", "4H 4S 4C 4D"], "4C 8D", 2, False),
+        (["4D 5D 6D 7D", "4H 4S 4C 4D"], "4C 8D", 2, True),
         # the real 9H frees the joker, which is declared again at once (it moved)
-        (["8H *9H 10H", "4C 5C 6C"], "9H 7C", 1, False),
+        (["8H *9H 10H", "4C 5C 6C"], "9H 7C", 1, True),
     ],
 )
 def test_fewest_table_cards_moved(table, hand, fewest, proven):
