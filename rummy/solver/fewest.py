@@ -35,6 +35,15 @@ writes keeps every core in a meld of its own, so moves at most ``k`` unless a me
 charged ``|m| - 1`` keeps no card. So the answer is proven the fewest when its exact
 matching moves ``k``; otherwise (rare) it is returned as found, not proven.
 
+**Dominance.** A core never grows, in its new meld, by a card of its own old meld's key
+that it left out: such a table is also a choice with that card in the core, at a lower
+cost. So a run core that leaves out a real card just beyond its end is not continued
+there (its run ends; "continued" would need a joker of that card, and swapping that
+joker with the real card, which went to some other meld, keeps no card less), a run
+core that leaves out a real card just before it takes over no run, and a group core
+takes no free card of a suit its old group had (a real one there is the swap choice,
+a joker the core itself).
+
 What this search does not see: an old run from ace low to king whose ace goes to the
 other end (ace high) of the same new run; its core is not one interval (left alone; such
 a run of 13 cards with its ace moving is very rare). Runs it writes are checked (at most
@@ -92,7 +101,9 @@ def _position_of(c: Card) -> tuple[int, int]:
     return card.pcode // 13, card.pcode % 13 + 1
 
 
-def _parse(old: Sequence[Sequence[Card]]) -> tuple[list[_Run], list[_Group]] | None:
+def _parse(old: Sequence[Sequence[Card]], single: int) -> tuple[list[_Run], list[_Group]] | None:
+    """The old melds with their core choices; a meld without a core of two or more is
+    charged its size less ``single`` (1: one card kept, a bound; 0: none)."""
     runs: list[_Run] = []
     groups: list[_Group] = []
     for m in old:
@@ -103,7 +114,7 @@ def _parse(old: Sequence[Sequence[Card]]) -> tuple[list[_Run], list[_Group]] | N
             cards = {s: (s * 13 + r - 1, j) for (s, _r), j in at}
             n = len(m)
             opts: list[tuple[int, frozenset[int], frozenset[int]]] = [
-                (n - 1, frozenset(), frozenset())
+                (n - single, frozenset(), frozenset())
             ]
             suits = sorted(cards)
             for size in range(2, n + 1):
@@ -126,7 +137,7 @@ def _parse(old: Sequence[Sequence[Card]]) -> tuple[list[_Run], list[_Group]] | N
                 cards2[p] = (s * 13 + r - 1, j)
             first, last = min(cards2), max(cards2)
             n = len(m)
-            ropts: list[tuple[int, int, int, frozenset[int]]] = [(n - 1, 0, -1, frozenset())]
+            ropts: list[tuple[int, int, int, frozenset[int]]] = [(n - single, 0, -1, frozenset())]
             for q in range(first, last + 1):
                 for e in range(q + 1, last + 1):
                     jok = [p for p in range(q, e + 1) if cards2[p][1]]
@@ -153,8 +164,9 @@ class Fewest:
         points: int,
         deadline: float | None = None,
         counts: Counts | None = None,
+        single: bool = True,
     ) -> None:
-        parsed = _parse(old)
+        parsed = _parse(old, 1 if single else 0)
         if parsed is None:
             raise ValueError("a table meld is no meld")
         self.old = old
@@ -214,12 +226,16 @@ class Fewest:
             self.fwmax = wild_cap(loose)
             self.futures = [suit_futures(loose, s, self.fwmax) for s in range(4)]
             self.next_pos = [[p + (s2 < s) for s2 in range(4)] for p, s in LAYERS]
+        self.fut_cache: dict[Tup, list[int] | None] = {}
+        self.local: dict[Tup, list[tuple[int, Tup, int, int, Tup, int, Tup]]] = {}
+        self.local_cost = -1
 
     def _most(self, li: int, state: Tup) -> int | None:
         """The most points the layers from ``li`` on can add, by ``search.suit_futures``
         (each suit alone, groups relaxed): a state of this search is one of the count
         search's with its carrying runs and started blocks as open runs of their age
-        (their later cards are table cards there too); None when it cannot say."""
+        (their later cards are table cards there too, but for a core's ace high: an ace
+        that search keeps back for 14); None when it cannot say."""
         assert self.futures is not None
         suits, w, _f, _rank = state
         # jokers still to place: at most all of them less those placed as wildcards
@@ -230,15 +246,26 @@ class Fewest:
         base = 0
         one: list[int] = []
         two = _DEAD
+        cache = self.fut_cache
         for s2, q in enumerate(self.next_pos[li]):
-            n1, n2, n3, c2, c3, kept, blocks = suits[s2]
-            a = [n1, n2 + c2, n3 + c3]
-            for _rid, _opt, age in blocks:
-                if age > 0:
-                    a[age - 1] += 1
-            if max(a) > 4 or kept > 7:
-                return None
-            fut = self.futures[s2][q].get(_code(*a) | (kept << 7))
+            suit = suits[s2]
+            ck = (s2, q, suit)
+            if ck in cache:
+                got = cache[ck]
+            else:
+                n1, n2, n3, c2, c3, kept, blocks = suit
+                a = [n1, n2 + c2, n3 + c3]
+                for rid, opt, age in blocks:
+                    if age > 0:
+                        a[age - 1] += 1
+                    if q > 1 and self.runs[rid].options[opt][2] == 14:
+                        kept += 1  # its ace high, a card kept for 14 there
+                if max(a) > 4 or kept > 7:
+                    got = None
+                else:
+                    got = self.futures[s2][q].get(_code(*a) | (kept << 7))
+                cache[ck] = got
+            fut = got
             if fut is None:
                 return None
             base += fut[0]
@@ -257,6 +284,10 @@ class Fewest:
     def find(self, cost: int) -> list[list[Card]] | None:
         """A table playing ``points`` and charged at most ``cost``, or None (proven)."""
         self.need = self.points * M - cost
+        if cost > self.local_cost:
+            # the layers' choices were made for a smaller cost: make them again
+            self.local = {}
+            self.local_cost = cost
         if self.rem_after[0] < self.points:
             return None
         start = ((0, 0, 0, 0, 0, 0, ()),) * 4
@@ -387,18 +418,30 @@ class Fewest:
         return real, jok, swaps
 
     def _children(self, li: int, state: Tup, val: int) -> Iterator[Child]:
+        """What layer ``li`` may decide from ``state``: (the state after, the value
+        gained, the step). It depends only on the layer's suit, the wildcards and the
+        rank's groups, so it is made once per ``find`` for each of those."""
         p, s = LAYERS[li]
         suits, w, f, rank = state
         suit = suits[s]
+        part = (li, suit, w, f, rank)
+        local = self.local.get(part)
+        if local is None:
+            most = self.local_cost  # no layer pays more than the whole
+            local = []
+            for blocks, nrank, dcost, dec in self._decisions(li, suit, rank, most):
+                local.extend(self._flow(p, s, w, f, suit, blocks, nrank, dcost, dec))
+            self.local[part] = local
         budget = val + M * self.rem_after[li] - self.need
-        for blocks, nrank, dcost, dec in self._decisions(li, suit, rank, budget):
-            yield from self._flow(p, s, suits, w, f, suit, blocks, nrank, dcost, dec)
+        before, after = suits[:s], suits[s + 1 :]
+        for dcost, ns, nw, nf, nrank, gain, step in local:
+            if dcost <= budget:
+                yield (before + (ns,) + after, nw, nf, nrank), gain, step
 
     def _flow(
         self,
         p: int,
         s: int,
-        suits: Tup,
         w: int,
         f: int,
         suit: Tup,
@@ -406,15 +449,14 @@ class Fewest:
         rank: Tup,
         dcost: int,
         dec: Tup,
-    ) -> Iterator[Child]:
+    ) -> Iterator[tuple[int, Tup, int, int, Tup, int, Tup]]:
         n1, n2, n3, c2, c3, kept, _b = suit
         if p == 14:
             for wj in range(self.wmax - w + 1):
                 cr = kept + wj
                 for runs, blocks2, rec in self._run_step(p, (n1, n2, n3, c2, c3), blocks, cr):
                     ns = (*runs, 0, blocks2)
-                    nsuits = suits[:s] + (ns,) + suits[s + 1 :]
-                    yield (nsuits, w + wj, f, rank), -dcost, (dec, 0, 0, wj, 0, (), rec, 0)
+                    yield dcost, ns, w + wj, f, rank, -dcost, (dec, 0, 0, wj, 0, (), rec, 0)
             return
         t = _pcode(p, s)
         real_mem, jok_mem, swaps = self._members(p, s, blocks, rank)
@@ -430,8 +472,7 @@ class Fewest:
         eligible = [
             i
             for i, (gid, opt, ext) in enumerate(cores)
-            if s not in self.groups[gid].options[opt][1]
-            and len(self.groups[gid].options[opt][1]) + ext < 4
+            if s not in self.groups[gid].cards and len(self.groups[gid].options[opt][1]) + ext < 4
         ]
         for u in range(self.hand[t], -1, -1):
             real = free_real + u
@@ -476,12 +517,22 @@ class Fewest:
                                     p, (n1, n2, n3, c2, c3), blocks, cr
                                 ):
                                     ns = (*runs, kept + r, blocks2)
-                                    nsuits = suits[:s] + (ns,) + suits[s + 1 :]
                                     yield (
-                                        (nsuits, w + wj, nf, nrank),
+                                        dcost,
+                                        ns,
+                                        w + wj,
+                                        nf,
+                                        nrank,
                                         gain,
                                         (dec, u, r, wj, g, ext, rec, freed),
                                     )
+
+    def _shut(self, rid: int, opt: int, x: int) -> bool:
+        """Whether the core of run ``rid`` may not reach position ``x`` beside it: the
+        old run's own card there is real and outside the core (see "Dominance")."""
+        run = self.runs[rid]
+        _c, q, e, _sw = run.options[opt]
+        return x in run.cards and not q <= x <= e and not run.cards[x][1]
 
     def _run_step(self, p: int, runs: Tup, blocks: Tup, cr: int) -> Iterator[tuple[Tup, Tup, Tup]]:
         """The suit's runs after ``cr`` free cards (and its blocks) arrive at ``p``:
@@ -494,7 +545,10 @@ class Fewest:
             if e == p - 1:
                 if age < 2:
                     return
-                if age == 2:
+                if self._shut(rid, opt, e + 1):
+                    if age < 3:
+                        return
+                elif age == 2:
                     c2 += 1
                 else:
                     c3 += 1
@@ -505,10 +559,13 @@ class Fewest:
             else:
                 keep.append((rid, opt, age))
         free = [n1, n2, n3]
+        shut = [self._shut(rid, opt, p - 1) for rid, opt in starting]
         for absorbed in itertools.product((0, 1, 2, 3), repeat=len(starting)):
             left = list(free)
             okay = True
-            for y in absorbed:
+            for y, no in zip(absorbed, shut, strict=True):
+                if y and no:
+                    okay = False
                 if y:
                     left[y - 1] -= 1
                     if left[y - 1] < 0:
@@ -595,14 +652,21 @@ class Fewest:
             for rid, oi, age in blocks_t:
                 _c, q, e, sw = self.runs[rid].options[oi]
                 if e == p - 1:
-                    carry[s].append(blocks.pop(rid))
+                    if self._shut(rid, oi, e + 1):
+                        done.append(blocks.pop(rid))
+                    else:
+                        carry[s].append(blocks.pop(rid))
                 elif q == p:
                     starting.append((rid, oi))
                 else:
                     keep.append((rid, oi, age))
             for (rid, oi), y in zip(starting, absorbed, strict=True):
                 if y:
-                    pick = next(i for i, run in enumerate(free[s]) if min(3, len(run)) == y)
+                    # the shortest of that age (a run from ace low to ace high is no run)
+                    pick = min(
+                        (i for i, run in enumerate(free[s]) if min(3, len(run)) == y),
+                        key=lambda i: len(free[s][i]),
+                    )
                     blocks[rid] = free[s].pop(pick)
                 else:
                     blocks[rid] = []

@@ -177,10 +177,10 @@ def _fewest(
     laid: Arranged,
     stop: float,
 ) -> Arranged:
-    """The exact tie-break (``fewest``): ask for ``points`` moving 0, 1, 2, … cards, fewer
-    than ``laid`` moves; the first table found whose exact matching moves what it was
-    asked for is proven the fewest, and if none moves fewer, ``laid`` is. Past ``stop``
-    the best table so far is returned, not proven."""
+    """The exact tie-break (``fewest``) after the heuristic's ``laid``: ask for ``points``
+    moving no card, then for fewer than the fewest found so far, until refused (then
+    that is proven the fewest: ``fewest`` refuses only when no table moves so few).
+    Past ``stop`` the best table so far is returned, not proven."""
     try:
         hand = _playable(counts, points, stop)
         fw = Fewest(pos.table, hand, counts.hand_jokers, points, deadline=stop, counts=counts)
@@ -188,20 +188,43 @@ def _fewest(
         return laid
     except search.Timeout:
         return laid
+    # k = 0 first (often the answer when the heuristic moved some), then downwards from
+    # the fewest found: each table found moves fewer, and the first k refused proves it.
+    # ``fw`` charges a meld it breaks up one card less than its size (a bound: it may
+    # keep one card); when its table keeps none there, ``honest`` (charging the whole
+    # meld, so that every table it writes moves at most what it was asked) is asked.
+    honest: Fewest | None = None
+    best = laid
+    low = 0  # every k below is refused
+    k = 0
     try:
-        for k in range(laid.moved):
+        while low <= k < best.moved:
             table = fw.find(k)
             if table is None:
+                low = k + 1
+                if low < best.moved and k > 0:
+                    break  # refused here, but no table moving k + 1 was written
+                k = best.moved - 1
                 continue
-            if not _same_cards(pos, settings, table, points):
-                return laid  # a table the checks refuse is never returned
-            moved = moved_cards(pos.table, table)
-            if moved < laid.moved:
-                return Arranged(table, laid.result, laid.counts, moved, moved == k)
-            return laid
+            moved = _moved(pos, settings, table, points)
+            if moved is None or moved > k:
+                # a core it charged one card kept none, or a run it wrote is too long
+                if honest is None:
+                    honest = Fewest(
+                        pos.table, hand, counts.hand_jokers, points, stop, counts, single=False
+                    )
+                table = honest.find(k)
+                moved = None if table is None else _moved(pos, settings, table, points)
+                if table is None or moved is None or moved >= best.moved:
+                    k -= 1  # no table moving k written: ask for fewer
+                    continue
+            best = Arranged(table, laid.result, laid.counts, moved, False)
+            k = moved - 1
     except search.Timeout:
-        return laid
-    return Arranged(laid.table, laid.result, laid.counts, laid.moved, True)
+        return best
+    if low < best.moved:
+        return best
+    return Arranged(best.table, best.result, best.counts, best.moved, True)
 
 
 def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
@@ -235,6 +258,15 @@ def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
             most = c
         hand[t] = most
     return hand
+
+
+def _moved(
+    pos: Position, settings: Settings, table: Sequence[Sequence[Card]], points: int
+) -> int | None:
+    """The table cards ``table`` moves, or None unless ``_same_cards``."""
+    if not _same_cards(pos, settings, table, points):
+        return None
+    return moved_cards(pos.table, table)
 
 
 def _same_cards(

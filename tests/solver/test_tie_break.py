@@ -59,3 +59,167 @@ def test_fewest_table_cards_moved(table, hand, fewest, proven):
     left = parse_cards(after.last_round["hands"][0]) if after.round_over else after.hands[0]
     assert hand_points(left) == sol.count
     assert moved_cards(pos.table, after.table) == sol.moved
+
+
+# Positions of the proof (bench/solver_proof.py, seeds 7 and 11) where the greedy
+# tie-break before the exact one (a6f6f78) moved more than the fewest possible: (table,
+# hand, decks, the fewest moved, what the greedy one moved).
+GAPS = [
+    (
+        ["10D JD QD KD AD", "6H 6D 6C", "7H 7C 7D"],
+        "AH QS AC 8H 10C 3C JC 8S 2H 10C JC AS 10H AC 4H",
+        2,
+        1,
+        2,
+    ),
+    (
+        ["7C 7H 7S", "2H 3H 4H", "8S 8H 8D 8C", "9D 10D JD QD", "6H 6S 6C"],
+        "3C 2D AC KS KC 9C * QH 10S JS 5D 7D",
+        1,
+        2,
+        7,
+    ),
+    (
+        [
+            "2H 2C 2S 2D",
+            "AS KS QS JS 10S",
+            "JD QD 10D KD",
+            "AD AC AH AS",
+            "9H 10H JH 8H QH KH",
+            "7S 6S 8S 9S 5S 4S 3S",
+            "10C JC QC",
+            "10S 8S 9S",
+            "7C 6C 8C 5C 9C",
+            "8D 9D 10D JD",
+            "7D 7H 7C",
+            "9C 10C 8C JC QC",
+            "5H 4H 3H",
+            "6D 5D 7D 4D",
+            "7H 6H 8H",
+            "3D 2D 4D AD",
+            "3H 3S 3C 3D",
+        ],
+        "KS QH AC QD 6H 2S JH 2C JS 5H KD 5D 8D * QS *",
+        2,
+        0,
+        2,
+    ),
+    (
+        [
+            "4S 5S 6S 3S 2S AS",
+            "AS AD AC AH",
+            "2S 2D 2H 2C",
+            "10S 9S JS 8S 7S 6S 5S",
+            "5H 4H 3H 6H 2H",
+            "JH QH 10H KH AH 9H",
+            "JC JS JH",
+            "9H 8H 10H 7H",
+            "QS QC QD QH",
+            "KS KC KD KH",
+            "7H 8H 6H 5H 4H 3H",
+            "4C 4S 4D",
+            "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC",
+            "7S 8S 9S 10S",
+        ],
+        "8C 10C 9C * 3C JD 7D 8D 5D 10D 3D * 5D 9D 8D",
+        2,
+        2,
+        4,
+    ),
+    (
+        [
+            "9H 9S 9C",
+            "7D 9D 8D 10D 6D JD QD KD",
+            "AC AD AH AS",
+            "QH KH JH",
+            "AH 2H 3H",
+            "7S 8S 6S 5S 4S 9S",
+            "7C 7D 7S",
+            "10C JC QC KC AC",
+            "9C 10C 8C JC *7C",
+            "9D 10D JD",
+            "3H 4H 5H 2H",
+            "5D 6D 4D 3D 2D",
+            "4C 5C 3C *2C 6C 7C",
+            "2C 3C 4C 5C",
+            "2S 3S 4S 5S AS 6S",
+            "3D 2D 4D AD",
+            "6H 7H 8H",
+            "4H 5H 6H 7H",
+            "9H 10H JH",
+        ],
+        "JS QH KS KH 10H 3S QS 8C QC KD 6C 10S 10S KC 2S QD QS",
+        2,
+        0,
+        3,
+    ),
+    (
+        [
+            "AS 2S 3S 4S 5S 6S",
+            "10C 9C JC",
+            "JH 10H QH",
+            "QC KC JC AC *10C",
+            "10H 10S 10D",
+            "5C 5D 5S",
+            "8C 7C 6C",
+            "QD QC QS",
+            "KH AH QH",
+        ],
+        "JD 8S 9D 9H KS 5H 8H 4C KD KC 2S",
+        2,
+        3,
+        4,
+    ),
+    (
+        [
+            "2S 2D 2H 2C",
+            "5H 5D 5S 5C",
+            "AC 2C 3C",
+            "9D 10D JD 8D QD KD AD 7D 6D 5D 4D 3D",
+            "4S 5S 6S 3S 2S 7S 8S 9S",
+            "3D 3H 3S 3C",
+            "7C 8C 9C 10C 6C 5C JC 4C QC KC AC",
+            "8C 9C 10C",
+            "KS KH KC KD",
+            "9S 10S JS 8S",
+            "JH JS JC JD",
+            "5H 6H 7H 4H 3H",
+            "QC QS QD QH",
+        ],
+        "JH * 4D 6S * 2H KS QH AD 10S AH AS 6D 10D 7D 10H QS 6C 7C",
+        2,
+        1,
+        4,
+    ),
+]
+
+
+def _applied(pos, settings, sol):
+    after = apply_action(position_state(pos.table, pos.hand, settings), 0, sol.action(False))
+    left = parse_cards(after.last_round["hands"][0]) if after.round_over else after.hands[0]
+    assert hand_points(left) == sol.count
+    assert moved_cards(pos.table, after.table) == sol.moved
+
+
+@pytest.mark.parametrize("table,hand,decks,fewest,greedy", GAPS)
+def test_the_exact_tie_break_finds_and_proves_the_fewest(table, hand, decks, fewest, greedy):
+    pos = Position.of(table, hand, decks=decks)
+    settings = Settings()
+    sol = solve(pos, settings, time_limit=60, tie_break=60)
+    assert sol.proven and sol.found
+    assert (sol.moved, sol.moved_proven) == (fewest, True)
+    assert fewest < greedy
+    assert best_played_and_moved(pos) == (hand_points(pos.hand) - sol.count, fewest)
+    _applied(pos, settings, sol)
+
+
+def test_a_tie_break_out_of_time_is_not_proven():
+    # the greedy tie-break moves 4 here; with no time for the exact one, its answer
+    # stands (legal, the count proven), not claimed the fewest
+    table, hand, decks, _fewest, greedy = GAPS[-2]
+    pos = Position.of(table, hand, decks=decks)
+    settings = Settings()
+    sol = solve(pos, settings, tie_break=-1)
+    assert sol.proven and sol.found
+    assert (sol.moved, sol.moved_proven) == (greedy, False)
+    _applied(pos, settings, sol)
