@@ -8,8 +8,9 @@ practice table, hints and the review call ``solve``::
     sol.count, sol.knock, sol.goes_out, sol.proven, sol.action()
 
 The search is ``search`` (a dynamic programme over positions and suits), the cards of
-the answer come from ``build``; ``samples`` makes seeded positions from random play
-for tests and benchmarks.
+the answer come from ``build``; the tie-break (the fewest table cards moved, ``moved``)
+is ``arrange`` (greedy) and then ``fewest`` (exact, as far as its time allows);
+``samples`` makes seeded positions from random play for tests and benchmarks.
 """
 
 from .position import Position, SolverError, decks_for, position_from_view, position_of

@@ -1,5 +1,6 @@
-"""The tie-break: among the arrangements leaving the lowest count, one that moves few
-table cards (``moved.moved_cards``).
+"""The greedy tie-break: among the arrangements leaving the lowest count, one that moves
+few table cards (``moved.moved_cards``), quickly; ``fewest`` then searches below it
+exactly, as far as its time allows.
 
 The search (``search``) counts cards, not melds, and writes its answer in a normal form
 that may join, split or re-deal melds that the meld did not need to touch. So, once the

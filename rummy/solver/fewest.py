@@ -27,13 +27,14 @@ meld). A group core takes at most one free card of each suit it lacks and must e
 three or four cards. Free cards behave as in ``search`` (runs in its normal form; groups
 dealt out; table jokers freed as far as real copies allow, R5.2 d; a swap frees its
 joker through the real copy that takes its place). The value of a state is ``M`` × the
-points played − the cost so far, and ``find(need)`` is ``search.DepthFirst``'s
-depth-first search with the bounds its failures prove. Asking for the best points with
-cost 0, 1, 2, … the first ``k`` found is at most the fewest moved of any table (every
-table's cores are a choice of this search, at no more than their cost); the table it
-writes keeps every core in a meld of its own, so moves at most ``k`` unless a meld
-charged ``|m| - 1`` keeps no card. So the answer is proven the fewest when its exact
-matching moves ``k``; otherwise (rare) it is returned as found, not proven.
+points played − the cost so far, and ``find(k)`` (the best points, cost at most ``k``)
+is ``search.DepthFirst``'s depth-first search with the bounds its failures prove.
+Every table's cores are a choice of this search at no more than their cost, so when
+``find(k)`` finds nothing, every table moves more than ``k``; the table it writes keeps
+every core in a meld of its own, so moves at most ``k`` unless a meld charged
+``|m| - 1`` keeps no card. So a table it writes whose exact matching moves ``k``, with
+``find(k - 1)`` refused, is proven the fewest (``solve`` asks for ``k`` going down from
+the greedy answer, after ``k = 0``).
 
 **Dominance.** A core never grows, in its new meld, by a card of its own old meld's key
 that it left out: such a table is also a choice with that card in the core, at a lower
@@ -44,10 +45,18 @@ core that leaves out a real card just before it takes over no run, and a group c
 takes no free card of a suit its old group had (a real one there is the swap choice,
 a joker the core itself).
 
-What this search does not see: an old run from ace low to king whose ace goes to the
-other end (ace high) of the same new run; its core is not one interval (left alone; such
-a run of 13 cards with its ace moving is very rare). Runs it writes are checked (at most
-13 cards); a table that fails any check is not returned (``None``).
+**Bounds.** A state's points to come are bounded by the count search's suit
+relaxations (``search.suit_futures``, with every joker a wildcard that may stay out):
+its open runs, carrying runs and started cores as open runs of their ages, a core's ace
+high as an ace kept back for 14. ``solve`` passes only the hand cards some optimum plays.
+
+**Not modelled, so not claimed.** An old run of 13 cards (ace low to king is also two
+to ace high: its core need not be one interval in either): ``Fewest`` refuses such a
+table (``ValueError``). The search may write a run from ace low to ace high around a
+core (14 cards, no meld): its refusals still prove (it only has more choices), and
+``solve`` checks every table it writes and asks again for fewer when one fails.
+``single=False`` charges a meld without a core its whole size instead (no bound then:
+every table it writes moves at most its cost), for when the one-card bound fails.
 """
 
 from __future__ import annotations
@@ -169,6 +178,8 @@ class Fewest:
         parsed = _parse(old, 1 if single else 0)
         if parsed is None:
             raise ValueError("a table meld is no meld")
+        if any(len(run.cards) == 13 for run in parsed[0]):
+            raise ValueError("a run of 13 cards is not modelled")
         self.old = old
         self.runs, self.groups = parsed
         self.hand = list(hand)
