@@ -48,9 +48,11 @@ TIME_LIMIT = 0.8
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
 #: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
-#: it the fewest moved found so far is returned, not proven (a few tens of milliseconds:
-#: what the benchmark's full tables allow beside the count; the proof gives it more)
-TIE_BREAK = 0.02
+#: it the fewest moved found so far is returned, not proven (ten milliseconds: about
+#: what the benchmark's speed targets leave beside the count; the proof gives it more)
+TIE_BREAK = 0.01
+#: states each of ``_playable``'s count searches may visit
+PLAYABLE = 200
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def solve(
     if best is not None:
         # the tie-break: few table cards moved, with what time is left
         laid = arrange(position.table, narrow, best, stop)
-        if proven and not laid.proven:
+        if proven and not laid.proven and tie_break > 0:
             end = min(stop, time.perf_counter() + tie_break)
             laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, time.perf_counter() - start, states)
@@ -235,7 +237,8 @@ def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
     """The hand's cards that some arrangement playing ``points`` (the optimum) plays: a
     card worth more than the hand's spare points (placeable points less ``points``) is
     in every one; any other is asked of the count search with one copy (then two) put
-    on the table, needing its points less. The tie-break then tries only these."""
+    on the table, needing its points less (a search that needs more than ``PLAYABLE``
+    states leaves the card in). The tie-break then tries only these."""
     hand = list(counts.hand)
     spare = search.upper_bound(counts) - points
     for t in range(52):
@@ -256,8 +259,12 @@ def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
                 extra_real=counts.extra_real,
             )
             dfs = search.DepthFirst(search.placeable(forced), deadline=stop)
-            dfs.use_futures()
-            if dfs.find(points - c * POINTS[t]) is None:
+            try:
+                found = dfs.find(points - c * POINTS[t], budget=PLAYABLE)
+            except search.Budget:
+                most = hand[t]  # not settled quickly: the card stays a choice
+                break
+            if found is None:
                 break
             most = c
         hand[t] = most
