@@ -50,7 +50,7 @@ def test_a_joker_re_declared_has_moved():
 def test_fewest_table_cards_moved(table, hand, fewest, proven):
     pos = Position.of(table, hand)
     settings = Settings()
-    sol = solve(pos, settings)
+    sol = solve(pos, settings, tie_break=5)
     assert sol.proven and sol.found
     assert (sol.moved, sol.moved_proven) == (fewest, proven)
     assert best_played_and_moved(pos) == (hand_points(pos.hand) - sol.count, fewest)
