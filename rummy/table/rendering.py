@@ -15,6 +15,7 @@ from this process's memory, so it runs on the event loop without a thread hop.
 """
 
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -162,6 +163,27 @@ def _hand_html(ctx):
     return fragment("rummy/_hand.html", key, lambda: ctx)
 
 
+YOU_MARK = re.compile(r"<!--you:(\d+)-->")
+
+
+def _players_html(ctx, may_end):
+    """The players panel. Keyed by what its rows show, not the version (the same rows,
+    the same HTML), and rendered once for every viewer: the viewer's own "(you)" and,
+    when a bot plays their seat, "I'm back" go in at the template's markers, so that
+    after a move each process renders the panel once, not once per socket."""
+    players = ctx["players"]
+    rows = tuple(tuple(sorted(kv for kv in p.items() if kv[0] != "is_me")) for p in players)
+    key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
+    html = fragment("rummy/_players.html", key, lambda: ctx)
+    me = next((p for p in players if p["is_me"]), None)
+    you = fragment("rummy/_you.html", (), dict) if me is not None else ""
+    html = YOU_MARK.sub(
+        lambda mark: you if me is not None and int(mark.group(1)) == me["number"] else "", html
+    )
+    back = fragment("rummy/_back_in_person.html", (), dict) if me and me["stand_in"] else ""
+    return html.replace("<!--back-->", back, 1)
+
+
 def _placeholder(tag, part_id):
     return f'<{tag} id="{part_id}" hidden{OOB}></{tag}>'
 
@@ -227,12 +249,7 @@ def build_frames(ctx) -> Frames:
             "hint": fragment("rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx),
             "hand": _hand_html(ctx) if show_hand else "",
             "controls": controls,
-            # Keyed by what the rows show, not the version: the same rows, the same HTML.
-            "players": fragment(
-                "rummy/_players.html",
-                (pk, _rows(ctx["players"]), tuple(ctx["clock"]["absent"]), may_end, ctx["final"]),
-                lambda: ctx,
-            ),
+            "players": _players_html(ctx, may_end),
             # In the page even before the first round ends, for a frame to swap it in.
             "last_round": ctx["last_round_html"] or _placeholder("section", "last-round"),
         }

@@ -114,3 +114,43 @@ def test_a_cards_words_are_remembered_per_language_and_mark():
     again["label"] = "changed"  # each call's dict is its own
     with translation.override("en"):
         assert card_info("KS")["label"] == "K of spades"
+
+
+def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(players, monkeypatch):
+    """After a move every socket shows the same panel; it is rendered once per process
+    (``fragment``), and each viewer's own row says "(you)"; only a player whose seat a
+    bot plays gets "I'm back"; a spectator's panel marks nobody."""
+    from leagues.models import Membership
+    from rummy.models import Seat
+    from rummy.table import presenters
+
+    users, league = players
+    ann, ben, cal = users
+    watcher = make_user("wes")
+    Membership.objects.create(league=league, user=watcher, role=Membership.Role.MEMBER)
+    game = game_at(table_position(5, hand_size=10), users, league=league)
+    Seat.objects.filter(game=game, user=ben).update(stand_in=True)
+    game = Game.objects.get(pk=game.pk)
+    renders = []
+    real = presenters.render_to_string
+
+    def counting(template, context):
+        renders.append(template)
+        return real(template, context)
+
+    memory.clear_all()
+    monkeypatch.setattr(presenters, "render_to_string", counting)
+    seen = {}
+    for user in (ann, ben, cal, watcher):
+        ctx = table_context(game, user, "suit", rights=rights(user, game))
+        seen[user.username] = rendering._players_html(ctx, False)
+    assert renders.count("rummy/_players.html") == 1
+    you = ' <span class="muted">(you)</span>'
+    for name, html in seen.items():
+        assert "<!--" not in html
+        rows = re.findall(r'<tr class="player.*?</tr>', html, re.S)
+        assert len(rows) == 3
+        marked = [i for i, row in enumerate(rows) if you in row]
+        assert marked == {"ann": [0], "ben": [1], "cal": [2], "wes": []}[name], name
+        assert ('id="btn-back"' in html) == (name == "ben")
+    assert seen["ann"].replace(you, "") == seen["cal"].replace(you, "") == seen["wes"]
