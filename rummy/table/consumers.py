@@ -20,6 +20,7 @@ import time
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -159,6 +160,17 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     ended = False  # the session ended: nothing more is sent, even before the close lands
     says_goodbye = False  # whether a page's message area shows why the socket closed
     zone = None  # the user's time zone (set on admit): the dates this socket renders
+
+    async def dispatch(self, message):
+        """channels' own dispatch, without its ``aclose_old_connections()`` before every
+        message: that is a hop into the sync thread and back for each frame of each
+        socket (four or more per move), and nothing here touches the database on the
+        event loop. Every read or write of ours runs through ``database_sync_to_async``,
+        which closes old connections around each call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def admit(self):
         """True if the socket may go on; otherwise it has been closed, nothing sent."""

@@ -466,3 +466,29 @@ async def test_after_a_turn_no_socket_reads_the_game(setup, monkeypatch):
     finally:
         await alice.disconnect()
         await bob.disconnect()
+
+
+async def test_a_broadcast_frame_costs_no_hop_into_the_sync_thread(setup, monkeypatch):
+    """channels' dispatch would close old connections in the sync thread before every
+    message; ours skips it (every database use here closes them itself), so a move's
+    frame is rendered and sent from the event loop alone."""
+    from channels import consumer
+
+    from rummy import play
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    bob, ok = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    hops = []
+
+    async def counting():
+        hops.append(1)
+
+    try:
+        assert ok
+        await bob.receive_from()
+        monkeypatch.setattr(consumer, "aclose_old_connections", counting)
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
+        assert f'data-version="{game.version + 1}"' in await bob.receive_from()
+        assert hops == []
+    finally:
+        await bob.disconnect()
