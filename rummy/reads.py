@@ -80,7 +80,8 @@ _layouts: dict[str, list] = {}
 
 
 def _converters(connection):
-    """Per model: (attnames, per column the converters and the expression they take),
+    """Per model: (attnames, where its key stands, per column the converters and the
+    expression they take),
     worked out once per database alias. Under ASGI every request gets a connection
     object of its own, so they are kept per alias, not per connection: the field
     converters belong to the fields, and the backend's read only settings that are the
@@ -97,7 +98,8 @@ def _converters(connection):
             col = f.get_col(model._meta.db_table)
             found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
             per_column.append((found, col))
-        out.append((model, [f.attname for f in fields], per_column))
+        names = [f.attname for f in fields]
+        out.append((model, names, names.index(model._meta.pk.attname), per_column))
     _layouts[connection.alias] = out
     return out
 
@@ -118,10 +120,10 @@ def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
     for row in rows:
         made: list[Any] = []
         start = 0
-        for model, names, per_column in layout:
+        for model, names, pk_at, per_column in layout:
             values = list(row[start : start + len(names)])
             start += len(names)
-            if values[names.index(model._meta.pk.attname)] is None:
+            if values[pk_at] is None:
                 made.append(None)  # an outer join found nothing: no league, no season
                 continue
             for i, (found, col) in enumerate(per_column):
