@@ -172,7 +172,7 @@ def _players_html(ctx, may_end):
     when a bot plays their seat, "I'm back" go in at the template's markers, so that
     after a move each process renders the panel once, not once per socket."""
     players = ctx["players"]
-    rows = tuple(tuple(sorted(kv for kv in p.items() if kv[0] != "is_me")) for p in players)
+    rows = _rows([{k: v for k, v in p.items() if k != "is_me"} for p in players])
     key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
     html = fragment("rummy/_players.html", key, lambda: ctx)
     me = next((p for p in players if p["is_me"]), None)
