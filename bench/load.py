@@ -99,6 +99,7 @@ def create_rows(args, env):
     import django
 
     django.setup()
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
@@ -129,7 +130,7 @@ def create_rows(args, env):
         for user in seated:
             store = SessionStore()
             store[SESSION_KEY] = str(user.pk)
-            store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            store[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]  # as a log-in
             store[HASH_SESSION_KEY] = user.get_session_auth_hash()
             store.create()
             sessions.append(store.session_key)

@@ -182,7 +182,8 @@ else:
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "leagues.User"
-AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+# ModelBackend with the read of a request's user compiled once (leagues.backends).
+AUTHENTICATION_BACKENDS = ["leagues.backends.UserBackend"]
 # Database sessions, with the read of every request's session compiled once.
 SESSION_ENGINE = "leagues.sessions"
 AUTH_PASSWORD_VALIDATORS = [

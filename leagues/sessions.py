@@ -7,10 +7,15 @@ anything else; through the ORM the query compiler cost about twice the read itse
 key that has not expired, of which ``load()`` uses only ``session_data``. The database
 stays the only truth (no cache): a session deleted or expired there is gone at once.
 The stored rows and the cookie are Django's own, so sessions made before stay valid.
+
+A session made before ``leagues.backends.UserBackend`` names Django's ``ModelBackend``;
+it is read as naming ours (its subclass, which reads the same user), since a session
+naming a backend not in ``AUTHENTICATION_BACKENDS`` would be logged out.
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
@@ -18,7 +23,24 @@ from django.utils import timezone
 _sql: dict[str, str] = {}  # per database vendor
 
 
+# The backend path of sessions made before leagues.backends, and the one that reads them.
+_RENAMED = {"django.contrib.auth.backends.ModelBackend": "leagues.backends.UserBackend"}
+
+
+def _renamed(data):
+    path = data.get(BACKEND_SESSION_KEY)
+    if path in _RENAMED:
+        data[BACKEND_SESSION_KEY] = _RENAMED[path]
+    return data
+
+
 class SessionStore(db.SessionStore):
+    def load(self):
+        return _renamed(super().load())
+
+    async def aload(self):
+        return _renamed(await super().aload())
+
     def _get_session_from_db(self):
         key = self.session_key
         if key:

@@ -9,15 +9,16 @@ from urllib.parse import parse_qs
 
 from django.template.loader import render_to_string
 
-from rummy.lobby.games import turn_games
-from rummy.models import Game
+from rummy.lobby.games import move_count, turn_games
 from rummy.play import broadcast
 from rummy.table.consumers import GuardedConsumer, in_language
+from rummy.table.presenters import fragment
 
 
 def move_count_html(user):
-    count = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
-    return render_to_string("rummy/_move_count.html", {"move_count": count})
+    # The same few badges for everyone: rendered once per count and language.
+    count = move_count(user)
+    return fragment("rummy/_move_count.html", ("count", count), lambda: {"move_count": count})
 
 
 def home_frame_html(user):

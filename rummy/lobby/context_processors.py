@@ -1,4 +1,4 @@
-from rummy.models import Game
+from rummy.lobby import games
 
 
 def move_count(request):
@@ -8,6 +8,4 @@ def move_count(request):
         return {}
     # A callable: the template engine calls it only where the header is rendered, so
     # partial (HTMX) responses do not pay for the query.
-    return {
-        "move_count": lambda: Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
-    }
+    return {"move_count": lambda: games.move_count(user)}

@@ -1,0 +1,116 @@
+"""Reads of one model's rows by equal columns, with the SQL written once per database.
+
+``rows(model, field=value, ...)`` returns what ``model.objects.filter(field=value, ...)
+.order_by("pk")`` returns (``limit``: at most that many), and ``first`` what ``.first()``
+returns. The rows are the ORM's own: every concrete column, each value through the
+backend's and the field's converters, then ``Model.from_db``, so an instance read here is
+the same as one read through the ORM. Only the SQL is not compiled again for every call:
+for a read of one small row Django's query compiler costs more CPU than the read, and
+these run on every signed-in request and socket update (issue 11, bench/load.py): the
+user of a request's session, a member's rights in a league, the count in the header.
+
+For plain columns and equality only; anything else goes through the ORM.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connections, router
+from django.db.models import Model
+
+_sql: dict[tuple, str] = {}
+_layouts: dict[tuple, tuple] = {}
+
+
+def _layout(model: type[Model], connection) -> tuple:
+    """(attnames, per column the converters and the expression they take), per model and
+    database alias: the converters belong to the fields and to settings of the alias that
+    are the same for all its connections (under ASGI every request has a connection
+    object of its own)."""
+    key = (model._meta.label, connection.alias)
+    found = _layouts.get(key)
+    if found is not None:
+        return found
+    fields = model._meta.concrete_fields
+    per_column = []
+    for f in fields:
+        col = f.get_col(model._meta.db_table)
+        per_column.append(
+            (connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
+        )
+    found = _layouts[key] = ([f.attname for f in fields], per_column)
+    return found
+
+
+def _field(model: type[Model], name: str):
+    return model._meta.pk if name == "pk" else model._meta.get_field(name)
+
+
+def _statement(model: type[Model], connection, names: tuple[str, ...], limit, count) -> str:
+    key = (model._meta.label, connection.vendor, names, limit, count)
+    sql = _sql.get(key)
+    if sql is not None:
+        return sql
+    q = connection.ops.quote_name
+    table = q(model._meta.db_table)
+    where = " AND ".join(f"{table}.{q(_field(model, n).column)} = %s" for n in names)
+    if count:
+        sql = f"SELECT COUNT(*) FROM {table} WHERE {where}"
+    else:
+        columns = ", ".join(f"{table}.{q(f.column)}" for f in model._meta.concrete_fields)
+        order = f"{table}.{q(model._meta.pk.column)} ASC"
+        sql = f"SELECT {columns} FROM {table} WHERE {where} ORDER BY {order}"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+    _sql[key] = sql
+    return sql
+
+
+def _params(model: type[Model], connection, equal: dict[str, Any]) -> list[Any]:
+    """Each value as the ORM would send it for ``field=value``: a model instance for a
+    foreign key by its key, then the field's own preparation for a lookup."""
+    params = []
+    for name, value in equal.items():
+        field = _field(model, name)
+        if isinstance(value, Model):
+            value = value.pk
+        target = field.target_field if field.is_relation else field
+        params.append(target.get_db_prep_value(target.get_prep_value(value), connection))
+    return params
+
+
+def _execute(model, equal, limit=None, count=False):
+    alias = router.db_for_read(model)
+    connection = connections[alias]
+    sql = _statement(model, connection, tuple(equal), limit, count)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, _params(model, connection, equal))
+        return alias, connection, cursor.fetchall()
+
+
+def rows(model: type[Model], limit: int | None = None, **equal) -> list[Any]:
+    """``model.objects.filter(**equal).order_by("pk")[:limit]``, written once."""
+    alias, connection, fetched = _execute(model, equal, limit)
+    if not fetched:
+        return []
+    names, per_column = _layout(model, connection)
+    out = []
+    for row in fetched:
+        values = list(row)
+        for i, (converters, col) in enumerate(per_column):
+            for convert in converters:
+                values[i] = convert(values[i], col, connection)
+        out.append(model.from_db(alias, names, values))
+    return out
+
+
+def first(model: type[Model], **equal) -> Any:
+    """``model.objects.filter(**equal).first()`` (by key), written once."""
+    found = rows(model, limit=1, **equal)
+    return found[0] if found else None
+
+
+def count(model: type[Model], **equal) -> int:
+    """``model.objects.filter(**equal).count()``, written once."""
+    return int(_execute(model, equal, count=True)[2][0][0])
