@@ -4,6 +4,7 @@ locking, versions, the log, results."""
 import threading
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from rummy import engine, play
 from rummy.models import Game, Move, Round, Seat
@@ -419,3 +420,45 @@ def test_a_game_without_its_seats_in_memory_has_no_snapshot(alice, bob):
     game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C")
     assert Game.objects.get(pk=game.pk).snapshot() is None
     assert Game.objects.get(pk=game.pk).load_seats().snapshot() is None  # no league loaded
+
+
+def test_the_save_writes_what_the_orms_update_and_bulk_create_would(alice, bob):
+    """store.save's UPDATE and INSERT are written once (issue 11), not compiled by the
+    ORM for every move: every column of the game and of the logged moves is as the
+    ORM's own statements would have written it."""
+    from django.utils import timezone
+
+    from rummy.play import store
+
+    game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
+    old = Game.objects.get(pk=game.pk)
+    before = timezone.now()
+    result = play.draw(game.pk, alice, game.version)
+    stored = Game.objects.get(pk=game.pk)
+    assert stored.version == old.version + 1 == result.version
+    assert stored.state == result.game.state and stored.state != old.state
+    assert (stored.to_move_id, stored.turn_deadline) == (alice.pk, old.turn_deadline)
+    move = Move.objects.get(game=game, seq=stored.version)
+    assert (move.kind, move.seat, move.user_id, move.bot_level) == (Move.Kind.DRAW, 0, alice.pk, "")
+    assert move.payload == {"do": "draw"}  # the JSON column, as the engine action logged
+    assert before <= move.created_at <= timezone.now()
+    # A foreign key by its name (an instance or None) or by its _id, and several moves.
+    v = stored.version
+    assert store._update_game(game.pk, v, {"to_move": bob}) == 1
+    assert Game.objects.get(pk=game.pk).to_move_id == bob.pk
+    assert store._update_game(game.pk, v, {"to_move": None}) == 1
+    assert Game.objects.get(pk=game.pk).to_move_id is None
+    # The version check: a stale version updates nothing.
+    assert store._update_game(game.pk, v - 1, {"to_move_id": alice.pk}) == 0
+    store._insert_moves(
+        [
+            Move(game=game, seq=v + 1 + i, kind=Move.Kind.CLOCK, payload={"i": i}, bot_level="x")
+            for i in range(2)
+        ]
+    )
+    assert store._update_game(game.pk, v, {"to_move_id": alice.pk, "version": v + 2}) == 1
+    logged = list(Move.objects.filter(game=game, seq__gt=v).values_list("seq", "payload"))
+    assert logged == [(v + 1, {"i": 0}), (v + 2, {"i": 1})]
+    assert Game.objects.values_list("to_move_id", "version").get(pk=game.pk) == (alice.pk, v + 2)
+    with pytest.raises(IntegrityError), transaction.atomic():  # the log's (game, seq) is unique
+        store._insert_moves([Move(game=game, seq=v + 1, kind=Move.Kind.CLOCK)])
