@@ -42,6 +42,8 @@ from rummy.table.access import (
     may_view,
     remember,
     remembered_game,
+    remembered_rights,
+    rights,
     viewable_game,
 )
 from rummy.table.presenters import SORTS
@@ -372,10 +374,9 @@ class GameConsumer(GuardedConsumer):
         frames = None
         if version is not None and flash is None:
             await load_once(self.game_id, version)
-            with translation.override(self.language), timezone.override(self.zone):
-                frames = rendering.render_remembered(
-                    self.user, self.game_id, self.sort, version, draft_free
-                )
+            frames = self._render_remembered(version, draft_free)
+            if frames is None and await self._refresh_rights(version):
+                frames = self._render_remembered(version, draft_free)
         if frames is None:
             frames = await in_language(self.language, render_view, self.zone)(
                 self.user, self.game_id, self.sort, flash, version=version
@@ -388,6 +389,23 @@ class GameConsumer(GuardedConsumer):
         html, self.shown = frames.since(self.shown)
         if html:
             await self.send(text_data=html)
+
+    def _render_remembered(self, version, draft_free):
+        with translation.override(self.language), timezone.override(self.zone):
+            return rendering.render_remembered(
+                self.user, self.game_id, self.sort, version, draft_free
+            )
+
+    async def _refresh_rights(self, version):
+        """When the game is in memory and only this user's rights there have aged out
+        (``access.VIEW_CHECK_SECONDS``), read them again (one query, in a thread) and say
+        so: the view then renders on the event loop like any other, instead of whole in
+        a thread (issue 11: about one render in six under load went that way)."""
+        game = remembered_game(self.game_id, version)
+        if game is None or game.state is None or remembered_rights(self.user, game) is not None:
+            return False
+        await database_sync_to_async(rights)(self.user, game)
+        return True
 
     async def _send_flash(self, message):
         """A refusal, to this page alone; remembered as shown, so that the next view

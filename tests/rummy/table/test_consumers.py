@@ -492,3 +492,38 @@ async def test_a_broadcast_frame_costs_no_hop_into_the_sync_thread(setup, monkey
         assert hops == []
     finally:
         await bob.disconnect()
+
+
+async def test_rights_aged_out_are_read_again_and_the_frame_renders_on_the_event_loop(
+    setup, monkeypatch
+):
+    """When only the user's remembered rights have aged out (``VIEW_CHECK_SECONDS``), the
+    socket reads them again and renders the frame from memory as usual, not the whole
+    view in the sync thread (``render_view``); the rights are fresh again after it."""
+    import time
+
+    from rummy import play
+    from rummy.table import access, consumers, memory
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    bob, ok = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    slow = []
+    real = consumers.render_view
+
+    def counting(*args, **kwargs):
+        slow.append(args)
+        return real(*args, **kwargs)
+
+    try:
+        assert ok
+        await bob.receive_from()
+        key = (cast["bob"].pk, game.league_id)
+        allowed, _checked = memory.view_checks.get(key)
+        memory.view_checks.put(key, (allowed, time.monotonic() - access.VIEW_CHECK_SECONDS - 1))
+        monkeypatch.setattr(consumers, "render_view", counting)
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
+        assert f'data-version="{game.version + 1}"' in await bob.receive_from()
+        assert slow == []
+        assert time.monotonic() - memory.view_checks.get(key)[1] < access.VIEW_CHECK_SECONDS
+    finally:
+        await bob.disconnect()
