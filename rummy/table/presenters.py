@@ -56,13 +56,14 @@ def card_name(card, drawn=False):
     return name
 
 
-def card_info(code, ref=None, selected=False, drawn=False):
+def card_info(code, ref=None, selected=False, drawn=False, language=None):
     """What the ``card`` tag shows of one card: its face and spoken name (the same for a
     card, a mark and a language wherever it lies, so they are worked out once per
-    process), with its place in the editor (``ref``) and whether it is selected."""
+    process), with its place in the editor (``ref``) and whether it is selected.
+    ``language``: the active one, when the caller has it (``where``)."""
     code = code if isinstance(code, str) else str(code)
     return {
-        **_card_face(code, drawn, translation.get_language()),
+        **_card_face(code, drawn, language or translation.get_language()),
         "ref": ref,
         "selected": selected,
         "drawn": drawn,
@@ -97,11 +98,12 @@ def sort_hand(codes, sort):
     return [(str(c), i) for c, i in sorted(cards, key=key)]
 
 
-def _meld_info(meld_codes, index, editing, selected):
+def _meld_info(meld_codes, index, editing, selected, language=None):
     cards = [engine.Card.parse(c) for c in meld_codes]
     problem = engine.meld_problem(cards)
     infos = [
-        card_info(c, f"t{index}.{j}", f"t{index}.{j}" in selected) for j, c in enumerate(meld_codes)
+        card_info(c, f"t{index}.{j}", f"t{index}.{j}" in selected, language=language)
+        for j, c in enumerate(meld_codes)
     ]
     jokers = []
     if editing:
@@ -111,7 +113,10 @@ def _meld_info(meld_codes, index, editing, selected):
             options = engine.joker_options(cards[:j] + cards[j + 1 :])
             if card.declared is None or (options and card.declared not in options):
                 jokers.append(
-                    {"ref": f"t{index}.{j}", "options": [card_info(str(o)) for o in options]}
+                    {
+                        "ref": f"t{index}.{j}",
+                        "options": [card_info(str(o), language=language) for o in options],
+                    }
                 )
     return {
         "index": index,
@@ -137,6 +142,9 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     (``access.rights``) and ``draft`` the user's current draft if they are arranging
     (``rummy.table.rendering`` reads both)."""
     sort = sort if sort in SORTS else "suit"
+    # The language and time zone, read once for the whole render (every fragment and
+    # card is keyed by them; each read goes through asgiref's context-local storage).
+    here = where()
     seats = list(game.seats.all())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     ctx = {
@@ -147,6 +155,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         "viewer": user,
         "my_seat": my_seat,
         "is_player": my_seat is not None,
+        "where": here,
     }
     if game.state is None:
         ctx.update(_open_table(game, user, seats, my_seat, rights))
@@ -161,8 +170,8 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     # Only the player to move can be arranging (a draft belongs to one version).
     if seat_number is None or engine.Action.MELD not in view.legal:
         draft = None
-    ctx.update(_hand_and_table(game, view, draft, sort))
-    ctx.update(_status(game, view, names, seat_number, draft is not None, rights))
+    ctx.update(_hand_and_table(game, view, draft, sort, here[0]))
+    ctx.update(_status(game, view, names, seat_number, draft is not None, rights, here))
     ctx.update(
         view=view,
         game_pk=game.pk,
@@ -173,7 +182,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
         # The Hint control (issue 14): the game's rule, read from the loaded season.
         hints_on=hints_allowed(game),
-        last_round_html=_last_round_html(game, view, names),
+        last_round_html=_last_round_html(game, view, names, here),
         final=view.game_over,
     )
     return ctx
@@ -222,7 +231,7 @@ def drawn_positions(hand_codes, drawn_codes):
     return marked
 
 
-def _hand_and_table(game, view, draft, sort):
+def _hand_and_table(game, view, draft, sort, language=None):
     """The hand and the melds: the draft's while arranging (with the selection), else
     the view's. Outside the editor every meld and the hand render once per content and
     are shared (``fragment``)."""
@@ -240,7 +249,7 @@ def _hand_and_table(game, view, draft, sort):
         "has_selection": bool(selected),
         "selected_count": len(selected),
         "hand": [
-            card_info(code, f"h{i}", f"h{i}" in selected, i in drawn_at)
+            card_info(code, f"h{i}", f"h{i}" in selected, i in drawn_at, language)
             for code, i in sort_hand(hand_codes, sort)
         ],
         # While arranging the points follow the cards left in the draft's hand (R7.1).
@@ -249,7 +258,9 @@ def _hand_and_table(game, view, draft, sort):
         else None,
     }
     if editing:
-        parts["melds"] = [_meld_info(m, i, True, selected) for i, m in enumerate(table_codes)]
+        parts["melds"] = [
+            _meld_info(m, i, True, selected, language) for i, m in enumerate(table_codes)
+        ]
     else:
         parts["melds"] = [
             {"index": i, "codes": tuple(m), "number": i + 1} for i, m in enumerate(table_codes)
@@ -257,7 +268,7 @@ def _hand_and_table(game, view, draft, sort):
     return parts
 
 
-def meld_html(meld, editing):
+def meld_html(meld, editing, here=None):
     """One meld's fragment. Outside the editor a meld looks the same to everyone at any
     version, so it renders once per content, language and position."""
     if editing:
@@ -269,6 +280,7 @@ def meld_html(meld, editing):
             "m": _meld_info(list(meld["codes"]), meld["index"], False, set()),
             "editing": False,
         },
+        here,
     )
 
 
@@ -333,7 +345,7 @@ def turn_hint(view, editing):
     return str(hint)
 
 
-def _status(game, view, names, seat_number, editing, rights):
+def _status(game, view, names, seat_number, editing, rights, here=None):
     """Whose turn and the clock. Everyone sees the same status at one version (shown
     to the minute), so it renders once (``fragment``); the player to move also gets
     their next step (``hint``), next to their buttons."""
@@ -351,6 +363,7 @@ def _status(game, view, names, seat_number, editing, rights):
             "turn_name": turn_name,
             "clock": clock,
         },
+        here,
     )
     hint = turn_hint(view, editing) if my_turn and not view.game_over else ""
     return {
@@ -362,7 +375,7 @@ def _status(game, view, names, seat_number, editing, rights):
     }
 
 
-def _last_round_html(game, view, names):
+def _last_round_html(game, view, names, here=None):
     """A finished round never changes: its (large) revealed hands render once."""
     if not view.last_round:
         return ""
@@ -370,6 +383,7 @@ def _last_round_html(game, view, names):
         "rummy/_last_round.html",
         (game.pk, _round_key(view.last_round), tuple(names.items())),
         lambda: {"last_round": _last_round(view, names)},
+        here,
     )
 
 
@@ -382,9 +396,15 @@ def _round_key(last):
 # and these parts (the table, the revealed hands of the last round) are most of it.
 
 
-def fragment(template, key, context_fn):
+def where():
+    """(language, time zone name) of the render: what every fragment is keyed by."""
+    return translation.get_language(), timezone.get_current_timezone_name()
+
+
+def fragment(template, key, context_fn, here=None):
+    """``here``: ``where()``, when the caller has read it for this render already."""
     # Per language and time zone: the status shows the deadline in the viewer's zone.
-    full_key = (template, translation.get_language(), timezone.get_current_timezone_name(), key)
+    full_key = (template, *(here or where()), key)
     html = memory.fragments.get(full_key)
     if html is None:
         html = render_to_string(template, context_fn())

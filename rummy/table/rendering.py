@@ -160,7 +160,7 @@ def _hand_html(ctx):
         ctx["sort"],
         ctx["hand_points"],
     )
-    return fragment("rummy/_hand.html", key, lambda: ctx)
+    return fragment("rummy/_hand.html", key, lambda: ctx, ctx.get("where"))
 
 
 YOU_MARK = re.compile(r"<!--you:(\d+)-->")
@@ -174,13 +174,14 @@ def _players_html(ctx, may_end):
     players = ctx["players"]
     rows = _rows([{k: v for k, v in p.items() if k != "is_me"} for p in players])
     key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
-    html = fragment("rummy/_players.html", key, lambda: ctx)
+    here = ctx.get("where")
+    html = fragment("rummy/_players.html", key, lambda: ctx, here)
     me = next((p for p in players if p["is_me"]), None)
-    you = fragment("rummy/_you.html", (), dict) if me is not None else ""
+    you = fragment("rummy/_you.html", (), dict, here) if me is not None else ""
     html = YOU_MARK.sub(
         lambda mark: you if me is not None and int(mark.group(1)) == me["number"] else "", html
     )
-    back = fragment("rummy/_back_in_person.html", (), dict) if me and me["stand_in"] else ""
+    back = fragment("rummy/_back_in_person.html", (), dict, here) if me and me["stand_in"] else ""
     return html.replace("<!--back-->", back, 1)
 
 
@@ -192,11 +193,12 @@ def build_frames(ctx) -> Frames:
     """Render every part of the view for ``ctx`` (presenters.table_context), then the
     form that holds them."""
     version = ctx["version"]
+    here = ctx.get("where")
     # The empty message area is the same for everyone: rendered once, from its template.
     flash = (
         _render("rummy/_flash.html", ctx)
         if ctx["flash"]
-        else fragment("rummy/_flash.html", (), lambda: {"flash": None})
+        else fragment("rummy/_flash.html", (), lambda: {"flash": None}, here)
     )
     if ctx.get("view") is None:
         kind = "open"
@@ -209,7 +211,7 @@ def build_frames(ctx) -> Frames:
     else:
         kind = "game"
         editing = ctx["editing"]
-        melds = tuple(Part(f"meld-{m['index']}", meld_html(m, editing)) for m in ctx["melds"])
+        melds = tuple(Part(f"meld-{m['index']}", meld_html(m, editing, here)) for m in ctx["melds"])
         melds_html = mark_safe("".join(m.html for m in melds))
         if editing:
             table_html = _render("rummy/_melds.html", {**ctx, "melds_html": melds_html})
@@ -218,6 +220,7 @@ def build_frames(ctx) -> Frames:
                 "rummy/_melds.html",
                 (ctx["game_pk"], tuple(m["codes"] for m in ctx["melds"])),
                 lambda: {**ctx, "melds_html": melds_html},
+                here,
             )
         # The table's frame: what it holds besides the melds (editing or not, the words of
         # an empty table, the language); melds come and go inside it on their own.
@@ -235,6 +238,7 @@ def build_frames(ctx) -> Frames:
                 "rummy/_controls.html",
                 (pk, tuple(ctx["legal"]), ctx["is_player"], ctx["final"], ctx["hints_on"]),
                 lambda: ctx,
+                here,
             )
         named = {
             "version": _version_html(version),
@@ -243,10 +247,13 @@ def build_frames(ctx) -> Frames:
                 "rummy/_final.html",
                 (pk, ctx["is_player"], ctx["final"], _rows(ctx["players"]) if ctx["final"] else ()),
                 lambda: ctx,
+                here,
             ),
             "melds": table_html,
             "flash": flash,
-            "hint": fragment("rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx),
+            "hint": fragment(
+                "rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx, here
+            ),
             "hand": _hand_html(ctx) if show_hand else "",
             "controls": controls,
             "players": _players_html(ctx, may_end),
