@@ -14,6 +14,7 @@ once per render. ``render_remembered`` is the fast path after a move: everything
 from this process's memory, so it runs on the event loop without a thread hop.
 """
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -33,7 +34,11 @@ FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
 
 
+@functools.lru_cache(maxsize=8192)
 def digest(html):
+    # Most parts are the very strings of the fragment cache (presenters.fragment), the
+    # same objects render after render: a string keeps its hash, so a repeated part's
+    # digest is a lookup, not a pass over its bytes.
     return hashlib.blake2b(html.encode(), digest_size=8).digest()
 
 
