@@ -45,6 +45,9 @@ VERSION_RE = re.compile(r'data-version="(\d+)"')
 DRAW_RE = re.compile(r'id="btn-draw"')
 PASS_RE = re.compile(r'id="btn-pass"')
 FINAL_RE = re.compile(r'id="final" class')
+# The view the page shows (its form's hidden "stamp", kept current by every frame and
+# answer): sent with each action, as the page's form sends it.
+STAMP_RE = re.compile(r'id="view-stamp" value="([0-9a-f]+)"')
 MAX_PLAYERS, MAX_DURATION = 1000, 300  # bounded, whatever the arguments
 
 
@@ -202,6 +205,7 @@ class Player:
         self.socket = None
         self.ws_sent = None  # (version acted on, time sent) of an action sent over the socket
         self.controls = ""  # the page's buttons as last sent (a frame may leave them out)
+        self.stamp = ""
 
     def on_socket_frame(self, html, now):
         if self.started:
@@ -227,6 +231,9 @@ class Player:
         if not match:
             return  # a flash-only frame
         version = int(match.group(1))
+        stamp = STAMP_RE.search(html)
+        if stamp and version >= self.seen:
+            self.stamp = stamp.group(1)
         self.seen = max(self.seen, version)
         if self.ws_sent is not None and version > self.ws_sent[0]:
             self.stats.actions += 1
@@ -275,14 +282,16 @@ class Player:
             # fields as JSON over the game's socket; the new view comes back on it.
             self.ws_sent = (version, t0)
             try:
-                await self.socket.send(json.dumps({"action": action, "version": str(version)}))
+                await self.socket.send(
+                    json.dumps({"action": action, "version": str(version), "stamp": self.stamp})
+                )
             except Exception:
                 self.stats.errors += 1
             return
         try:
             reply = await self.http.post(
                 url,
-                data={"action": action, "version": str(version)},
+                data={"action": action, "version": str(version), "stamp": self.stamp},
                 headers={**self.headers, "X-CSRFToken": self.csrf, "HX-Request": "true"},
             )
         except Exception:

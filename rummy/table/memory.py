@@ -9,6 +9,9 @@ again. The sockets of one server process share instead:
   (``rummy.table.access.may_view``), so a removed member's open socket stops soon;
 - ``fragments``: rendered fragments that hold no hand, per content and language
   (``rummy.table.presenters.fragment``);
+- ``views``: the digests of each part of a view rendered here, by the view's stamp
+  (``rummy.table.rendering.Frames``), so that a POST from a page that says which view it
+  shows is answered with only what changed;
 - ``loading``: the reads of a game version in flight (``rummy.table.consumers``), so
   that sockets waiting for the same version read it once.
 
@@ -52,11 +55,12 @@ class Recent:
 recent_games = Recent(1024)  # game id -> Game (seats and users loaded)
 view_checks = Recent(50_000)  # (user id, league id) -> (allowed, checked at)
 fragments = Recent(2048)  # (template, key, language) -> HTML
+views = Recent(8192)  # stamp -> {part id: digest} (a few hundred bytes each)
 loading: dict = {}  # game id -> the asyncio task reading it
 
 
 def clear_all():
     """Forget everything (tests; a process that wants a clean start)."""
-    for cache in (recent_games, view_checks, fragments):
+    for cache in (recent_games, view_checks, fragments, views):
         cache.clear()
     loading.clear()

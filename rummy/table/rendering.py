@@ -27,7 +27,7 @@ from django.utils.safestring import mark_safe
 
 from rummy import play
 from rummy.play import drafts
-from rummy.table import access
+from rummy.table import access, memory
 from rummy.table.presenters import fragment, meld_html, table_context
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
@@ -73,7 +73,7 @@ class Frames:
     a page's body, an HTMX answer, a socket with nothing to compare), rendered only when
     asked for: after a move most sockets send a few parts and never need it."""
 
-    form: Callable[[], str]
+    form: Callable[[str], str]  # the whole form, given the stamp's hidden input
     version: int
     parts: tuple[Part, ...] = ()
     kind: str = "game"
@@ -81,12 +81,14 @@ class Frames:
 
     @cached_property
     def html(self):
-        return self.form()
+        return self.form(_stamp_html(self.stamp))
 
-    @property
+    @cached_property
     def stamp(self):
         """One short digest of the whole view: the page sends it when its socket
-        connects, so a socket whose view is the same sends nothing first."""
+        connects, so a socket whose view is the same sends nothing first, and with every
+        POST (the form's hidden ``stamp``, kept current by every frame), so that the
+        answer holds only what changed (``answer``)."""
         h = hashlib.blake2b(digest_size=8)
         h.update(self.kind.encode())
         for part in self.parts:
@@ -107,7 +109,18 @@ class Frames:
                 out.extend(_children_since(part, sent, now))
             else:
                 out.append(part.html)
+        if out:
+            out.append(_stamp_html(self.stamp))
         return "".join(out), now
+
+    def answer(self, shown):
+        """The HTMX answer to a POST from a page showing the view whose digests are
+        ``shown`` (``memory.views``, by the stamp it sent; None: unknown, the whole form).
+        The message area always travels: a socket's refusal (a frame of its own) does
+        not change the page's stamp."""
+        if shown is None:
+            return self.html
+        return self.since({**shown, "flash": None})[0]
 
 
 def _children_since(part, sent, now):
@@ -188,6 +201,10 @@ def _players_html(ctx, may_end):
     )
     back = fragment("rummy/_back_in_person.html", (), dict, here) if me and me["stand_in"] else ""
     return html.replace("<!--back-->", back, 1)
+
+
+def _stamp_html(stamp):
+    return f'<input type="hidden" name="stamp" id="view-stamp" value="{stamp}"{OOB}>'
 
 
 def _placeholder(tag, part_id):
@@ -280,12 +297,21 @@ def build_frames(ctx) -> Frames:
             for name, html in named.items()
         )
 
-    def form():
+    def form(stamp_html):
         return render_to_string(
-            FRAMES_TEMPLATE, {**ctx, "parts": {k: mark_safe(v) for k, v in named.items()}}
+            FRAMES_TEMPLATE,
+            {
+                **ctx,
+                "parts": {k: mark_safe(v) for k, v in named.items()},
+                "stamp_input": mark_safe(stamp_html),
+            },
         )
 
-    return Frames(form, version, parts, kind, _digests(kind, parts))
+    frames = Frames(form, version, parts, kind, _digests(kind, parts))
+    # What a page holding this view shows, by its stamp: a POST that sends the stamp
+    # is answered with only what changed since (``Frames.answer``).
+    memory.views.put(frames.stamp, frames.digests)
+    return frames
 
 
 def page_context(game, user, sort, flash=None, read_draft=True):

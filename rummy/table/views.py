@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from rummy import play
 from rummy.clock import deadlines
-from rummy.table import dispatch, rendering
+from rummy.table import dispatch, memory, rendering
 from rummy.table.access import game_at_least, get_game_for_viewer, may_view
 from rummy.table.presenters import SORTS
 
@@ -45,8 +45,11 @@ def _render_table(request, game, flash=None, status=200, no_draft=False):
     context["csrf_token"] = get_token(request)
     frames = rendering.build_frames(context)
     if request.htmx:
-        # The whole view: this page's socket is down, so nothing remembers what it shows.
-        return HttpResponse(frames.html, status=status)
+        # This page's socket is down, but its form says which view it shows (its stamp):
+        # when this process rendered that view, only what changed since travels, as over
+        # the socket; otherwise the whole view.
+        stamp = request.POST.get("stamp", "")[:32] if request.method == "POST" else ""
+        return HttpResponse(frames.answer(memory.views.get(stamp)), status=status)
     context.update(frames_html=mark_safe(frames.html), stamp=frames.stamp)
     return render(request, "rummy/table.html", context, status=status)
 

@@ -177,3 +177,63 @@ def test_after_opening_the_editor_the_page_still_reads_the_draft(client, game, c
     client.post(reverse("rummy:act", args=[game.pk]), {"action": "meld", "version": version})
     response = client.get(reverse("rummy:table", args=[game.pk]))
     assert 'id="btn-new-meld"' in response.content.decode()
+
+
+STAMP = re.compile(r'id="view-stamp" value="([0-9a-f]+)"')
+
+
+def _page_stamp(client, game):
+    (stamp,) = STAMP.findall(client.get(reverse("rummy:table", args=[game.pk])).content.decode())
+    return stamp
+
+
+def test_a_post_that_says_which_view_its_page_shows_gets_only_what_changed(client, game, cast):
+    """The page's form carries the stamp of the view it shows (every frame and answer
+    keeps it current): an HTMX POST is then answered like a socket frame, with only the
+    parts that changed and the new stamp, not the whole view."""
+    client.force_login(cast["alice"])
+    stamp = _page_stamp(client, game)
+    whole = act(client, game, action="draw", version=game.version)  # no JS: a redirect
+    assert whole.status_code == 302
+    game.refresh_from_db()
+    stamp = _page_stamp(client, game)
+    full = client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": "meld", "version": game.version, "stamp": "0" * 16},  # unknown stamp
+        headers=HX,
+    ).content.decode()
+    assert full.startswith('<form id="game-view"')  # nothing to compare with
+    client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": "close", "version": game.version},
+        headers=HX,
+    )
+    answer = client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": "draw", "version": game.version, "stamp": stamp},
+        headers=HX,
+    )
+    html = answer.content.decode()
+    assert answer.status_code == 200 and not html.startswith("<form")
+    assert f'data-version="{game.version + 1}"' in html and 'id="hand"' in html
+    assert 'id="flash"' in html  # the message area always travels
+    assert 'id="table-melds"' not in html and 'id="last-round"' not in html  # unchanged
+    assert len(html) < len(full) * 3 / 4
+    # The answer's stamp is the new view's: the next POST is answered the same way.
+    (new,) = STAMP.findall(html)
+    assert new != stamp and new == _page_stamp(client, Game.objects.get(pk=game.pk))
+
+
+def test_a_refused_post_with_its_stamp_carries_the_message(client, game, cast):
+    client.force_login(cast["alice"])
+    stamp = _page_stamp(client, game)
+    act(client, game, action="draw", version=game.version)
+    response = client.post(
+        reverse("rummy:act", args=[game.pk]),
+        {"action": "draw", "version": game.version, "stamp": stamp},  # a double tap
+        headers=HX,
+    )
+    html = response.content.decode()
+    assert response.status_code == 409 and not html.startswith("<form")
+    assert "The table changed before your action arrived" in html
+    assert f'data-version="{game.version + 1}"' in html and STAMP.search(html)

@@ -80,16 +80,23 @@ def test_new_and_removed_melds_are_inserted_and_deleted_not_resent():
             "meld-",
         )
         return rendering.Frames(
-            lambda: "<form/>", 1, (melds,), "game", rendering._digests("game", (melds,))
+            lambda stamp: "<form/>", 1, (melds,), "game", rendering._digests("game", (melds,))
         )
 
-    three, four, two = part(3), part(4), part(2)
+    three, four, two, changed = part(3), part(4), part(2), part(3, changed={1})
+    # Every frame ends with the view's new stamp, which the page's form then sends.
     html, _ = four.since(three.digests)
-    assert html == '<div hx-swap-oob="beforeend:#meld-list"><div id="meld-3">3</div></div>'
+    assert html == (
+        '<div hx-swap-oob="beforeend:#meld-list"><div id="meld-3">3</div></div>'
+        + rendering._stamp_html(four.stamp)
+    )
     html, _ = two.since(three.digests)
-    assert html == '<div id="meld-2" hx-swap-oob="delete"></div>'
-    html, _ = part(3, changed={1}).since(three.digests)
-    assert html == '<div id="meld-1" hx-swap-oob="true">x</div>'
+    assert html == '<div id="meld-2" hx-swap-oob="delete"></div>' + rendering._stamp_html(two.stamp)
+    html, _ = changed.since(three.digests)
+    assert html == '<div id="meld-1" hx-swap-oob="true">x</div>' + rendering._stamp_html(
+        changed.stamp
+    )
+    assert three.since(three.digests) == ("", three.digests)
 
 
 def test_a_cards_words_are_remembered_per_language_and_mark():
