@@ -29,6 +29,10 @@ _MODELS = (
     (User, ("INNER", Seat, "user")),
 )
 
+# The models every row of one game carries the same columns of (the game, its league
+# and season): made from the first row only.
+_SHARED = (Game, League, Season)
+
 _sql: dict[tuple[str, bool], str] = {}
 
 
@@ -123,6 +127,9 @@ def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
         for model, names, pk_at, per_column in layout:
             values = list(row[start : start + len(names)])
             start += len(names)
+            if game is not None and model in _SHARED:
+                made.append(None)  # every row repeats the game's columns: made once
+                continue
             if values[pk_at] is None:
                 made.append(None)  # an outer join found nothing: no league, no season
                 continue
