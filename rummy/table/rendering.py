@@ -34,11 +34,11 @@ FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=4096)
 def digest(html):
     # Most parts are the very strings of the fragment cache (presenters.fragment), the
     # same objects render after render: a string keeps its hash, so a repeated part's
-    # digest is a lookup, not a pass over its bytes.
+    # digest is a lookup, not a pass over its bytes. (At most a few MB of strings held.)
     return hashlib.blake2b(html.encode(), digest_size=8).digest()
 
 
