@@ -8,11 +8,16 @@ responses not cached.
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# Django must be set up before anything imports models.
-django_asgi_app = get_asgi_application()
+# Django must be set up before anything imports models (as get_asgi_application does).
+django.setup(set_prefix=False)
+
+from config.handler import OneTripASGIHandler
+
+# Django's handler, the middleware and view entered in one trip to the sync thread.
+django_asgi_app = OneTripASGIHandler()
 
 from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter

@@ -87,8 +87,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    # Must be last: keeps the chain synchronous under ASGI (see its docstring).
-    "config.middleware.SyncMiddlewareChain",
+    # Under ASGI the chain runs synchronously, in one trip to the sync thread
+    # (config.handler).
 ]
 
 ROOT_URLCONF = "config.urls"
