@@ -219,7 +219,6 @@ class Fewest:
         self.bound: dict[tuple[int, Tup], int] = {}
         self.need = 0
         self.visited = 0
-        self.ticks = 0
         self.path: list[Tup] = []
         # the count search's suit relaxations bound the points still to come (used
         # when no joker is on the table: see ``_most``)
@@ -235,7 +234,7 @@ class Fewest:
                 wild_max=counts.wild_max,
             )
             self.fwmax = wild_cap(loose)
-            self.futures = [suit_futures(loose, s, self.fwmax) for s in range(4)]
+            self.futures = [suit_futures(loose, s, self.fwmax, deadline) for s in range(4)]
             self.next_pos = [[p + (s2 < s) for s2 in range(4)] for p, s in LAYERS]
         self.fut_cache: dict[Tup, list[int] | None] = {}
         self.local: dict[Tup, list[tuple[int, Tup, int, int, Tup, int, Tup]]] = {}
@@ -321,12 +320,9 @@ class Fewest:
             if most is not None and val + M * most < self.need:
                 return None
         self.visited += 1
-        self.ticks += 1
-        if (
-            self.deadline is not None
-            and self.ticks & 255 == 0
-            and time.perf_counter() > self.deadline
-        ):
+        # every state: making a state's children may take a tenth of a millisecond, so
+        # a coarser check would overrun the deadline by milliseconds
+        if self.deadline is not None and time.perf_counter() > self.deadline:
             raise Timeout
         path = self.path
         for child, gain, step in self._children(li, state, val):
@@ -440,7 +436,10 @@ class Fewest:
         if local is None:
             most = self.local_cost  # no layer pays more than the whole
             local = []
+            deadline = self.deadline
             for blocks, nrank, dcost, dec in self._decisions(li, suit, rank, most):
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise Timeout
                 local.extend(self._flow(p, s, w, f, suit, blocks, nrank, dcost, dec))
             self.local[part] = local
         budget = val + M * self.rem_after[li] - self.need

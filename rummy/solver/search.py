@@ -388,7 +388,9 @@ def counts_of(
 _DEAD = -(10**6)  # a suit state that can never close its runs
 
 
-def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]]:
+def suit_futures(
+    counts: Counts, s: int, wmax: int, deadline: float | None = None
+) -> list[dict[int, list[int]]]:
     """A relaxation of suit ``s`` alone, for a bound at every state of the search:
     ``out[p][field][b]`` is the most the suit's hand cards at positions ``p`` … 14 can
     add when its runs stand at ``field`` (as in a state's key) before ``p`` and at most
@@ -396,29 +398,48 @@ def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]
     Relaxed: wildcards are not shared between suits, and a copy may go into a group of
     its rank whenever two other suits have cards there (R4.2: a group holds three suits;
     each suit gives at most a third of a rank's grouped cards). Exact to prune with:
-    every arrangement of the real search is one of the relaxation's, suit by suit."""
+    every arrangement of the real search is one of the relaxation's, suit by suit.
+    Raises ``Timeout`` past ``deadline`` (checked at every position of both passes).
+
+    A position's choices (hand copies, aces kept back, wildcards, copies into groups)
+    are merged first into what the runs see: ``x`` cards arriving, ``r`` aces kept back,
+    ``wj`` wildcards, and the most points of the choices giving those (the rest can
+    never do better), so each field is walked once per distinct move, not per choice."""
     extra = counts.extra_real or (0,) * 52
     avail = [counts.table[t] + counts.hand[t] + counts.jokers[t] for t in range(52)]
-    # per position: (cards, points, reserved) options and the grouped copies at most
-    steps: list[tuple[list[tuple[int, int, int]], int]] = [([], 0)] * 16
+    # per position: {(x, r): [(wj, points)]}, the merged choices
+    moves: list[list[tuple[int, int, list[tuple[int, int, int]]]]] = [[] for _ in range(16)]
     for p in range(1, 14):
         t = _pcode(p, s)
         others = [avail[o * 13 + p - 1] for o in range(4) if o != s]
         gmax = 0
         if sum(1 for a in others if a) + wmax >= 2:
             gmax = (sum(others) + wmax) // 2
-        opts: list[tuple[int, int, int]] = []
+        best_pts: dict[tuple[int, int, int], int] = {}
         for u in range(counts.hand[t] + 1):
             real = counts.table[t] + u
             freed = min(counts.jokers[t], real + extra[t])
-            cards = real + counts.jokers[t] - freed
-            for r in range(min(cards, MAX_RUNS) + 1 if p == 1 else 1):
-                opts.append((cards - r, u * POINTS[t], r))
-        steps[p] = (opts, gmax)
+            cards0 = real + counts.jokers[t] - freed
+            pts = u * POINTS[t]
+            for r in range(min(cards0, MAX_RUNS) + 1 if p == 1 else 1):
+                for wj in range(wmax + 1):
+                    cards = cards0 - r + wj
+                    for g in range(min(cards, gmax) + 1):
+                        k = (cards - g, r, wj)
+                        if best_pts.get(k, -1) < pts:
+                            best_pts[k] = pts
+        # (x, r) -> [(b, b - wj, points)]: the wildcards left after, before, and the gain
+        merged: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        for (x, r, wj), pts in sorted(best_pts.items()):
+            for b in range(wj, wmax + 1):
+                merged.setdefault((x, r), []).append((b, b - wj, pts))
+        moves[p] = [(x, r, wp) for (x, r), wp in sorted(merged.items())]
     # forward: the fields reachable before each position
     reach: list[set[int]] = [set() for _ in range(16)]
     reach[1] = {0}
     for p in range(1, 15):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise Timeout
         nxt = reach[p + 1]
         for field in reach[p]:
             runs, kept = field & 127, field >> 7
@@ -429,18 +450,17 @@ def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]
                     if nr >= 0:
                         nxt.add(nr)
                 continue
-            opts, gmax = steps[p]
-            for cards0, _pts, r in opts:
-                for wj in range(wmax + 1):
-                    cards = cards0 + wj
-                    for g in range(min(cards, gmax) + 1):
-                        nr = row[cards - g]
-                        if nr >= 0:
-                            nxt.add(nr | ((kept + r) << 7))
+            for x, r, _wp in moves[p]:
+                nr = row[x]
+                if nr >= 0:
+                    nxt.add(nr | ((kept + r) << 7))
     # backward: the best of what is left
     out: list[dict[int, list[int]]] = [{} for _ in range(16)]
     out[15] = {f: [0 if f in CLOSED else _DEAD] * (wmax + 1) for f in reach[15]}
+    bs = range(wmax + 1)
     for p in range(14, 0, -1):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise Timeout
         later = out[p + 1]
         here = out[p]
         for field in reach[p]:
@@ -448,7 +468,7 @@ def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]
             row = RUN_NEXT[runs]
             best = [_DEAD] * (wmax + 1)
             if p == 14:
-                for wj in range(wmax + 1):
+                for wj in bs:
                     nr = row[kept + wj]
                     if nr >= 0:
                         lv = later[nr]
@@ -456,20 +476,18 @@ def suit_futures(counts: Counts, s: int, wmax: int) -> list[dict[int, list[int]]
                             if lv[b - wj] > best[b]:
                                 best[b] = lv[b - wj]
             else:
-                opts, gmax = steps[p]
-                for cards0, pts, r in opts:
-                    kb = (kept + r) << 7
-                    for wj in range(wmax + 1):
-                        cards = cards0 + wj
-                        for g in range(min(cards, gmax) + 1):
-                            nr = row[cards - g]
-                            if nr < 0:
-                                continue
-                            lv = later[nr | kb]
-                            for b in range(wj, wmax + 1):
-                                v = lv[b - wj]
-                                if v > _DEAD and v + pts > best[b]:
-                                    best[b] = v + pts
+                for x, r, wp in moves[p]:
+                    nr = row[x]
+                    if nr < 0:
+                        continue
+                    lv = later[nr | ((kept + r) << 7)]
+                    for b, i, pts in wp:
+                        v = lv[i] + pts
+                        if v > best[b]:
+                            best[b] = v
+                # a dead future stays dead: a live one is worth 0 or more, and a dead
+                # one at most _DEAD plus the suit's points (far below 0)
+                best = [v if v >= 0 else _DEAD for v in best]
             here[field] = best
     return out
 
@@ -550,7 +568,9 @@ class DepthFirst:
         """Bound every state by the suits' relaxations (``suit_futures``): a few
         milliseconds to build, worth it once a position is not solved at once."""
         if self.futures is None:
-            self.futures = [suit_futures(self.counts, s, self.wmax) for s in range(4)]
+            self.futures = [
+                suit_futures(self.counts, s, self.wmax, self.deadline) for s in range(4)
+            ]
 
     def find(self, need: int, budget: int | None = None) -> Result | None:
         """``budget``: raise ``Budget`` after visiting that many more states."""
@@ -678,7 +698,7 @@ class DepthFirst:
         self.ticks += 1
         if (
             self.deadline is not None
-            and self.ticks & 1023 == 0
+            and self.ticks & 255 == 0
             and time.perf_counter() > self.deadline
         ):
             raise Timeout
