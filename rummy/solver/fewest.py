@@ -50,6 +50,14 @@ relaxations (``search.suit_futures``, with every joker a wildcard that may stay 
 its open runs, carrying runs and started cores as open runs of their ages, a core's ace
 high as an ace kept back for 14. ``solve`` passes only the hand cards some optimum plays.
 
+**Order.** ``start_from(table)`` (``solve`` passes the greedy table, then each table
+found) makes every old meld try first the core it keeps in that table, and every card
+try first as many copies in groups as that table has: a search asked for fewer moved
+meets the tables near the last one first (on the proof's positions, asking for one
+fewer than the greedy answer, in cheapest-first order, often ran out of time even
+where a table moving far fewer exists). Only the order changes: a refusal still
+exhausts every choice.
+
 **Not modelled, so not claimed.** An old run of 13 cards (ace low to king is also two
 to ace high: its core need not be one interval in either): ``Fewest`` refuses such a
 table (``ValueError``). The search may write a run from ace low to ace high around a
@@ -63,6 +71,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +81,7 @@ from rummy.engine.melds import meld_kind
 
 from .search import (
     _DEAD,
+    _G_ORDER,
     LAYERS,
     Counts,
     Timeout,
@@ -236,6 +246,8 @@ class Fewest:
             self.fwmax = wild_cap(loose)
             self.futures = [suit_futures(loose, s, self.fwmax, deadline) for s in range(4)]
             self.next_pos = [[p + (s2 < s) for s2 in range(4)] for p, s in LAYERS]
+        self.prefer: dict[tuple[str, int], int] = {}
+        self.aim = [0] * 52  # per card: the copies to try putting into groups first
         self.fut_cache: dict[Tup, list[int] | None] = {}
         self.local: dict[Tup, list[tuple[int, Tup, int, int, Tup, int, Tup]]] = {}
         self.local_cost = -1
@@ -288,6 +300,72 @@ class Fewest:
         one.sort()
         gain = one[3] if left == 1 else max(two, one[3] + one[2])
         return most + base + gain
+
+    def start_from(self, table: Sequence[Sequence[Card]]) -> None:
+        """Try first, for each old meld, the core it keeps in ``table`` (a table found
+        before, e.g. the greedy one): the search then meets tables near it first. Only
+        the order of the choices changes, never what a search finds or refuses."""
+        keys = [Counter((c.pcode, c.ecode) for c in m) for m in table]
+        reals = [Counter(c.pcode for c in m if not c.joker) for m in table]
+        # each old meld's partner: the most cards shared, one to one, greedily
+        pairs = []
+        for i, m in enumerate(self.old):
+            mk = Counter((c.pcode, c.ecode) for c in m)
+            for j, nk in enumerate(keys):
+                shared = sum((mk & nk).values())
+                if shared >= 2:
+                    pairs.append((-shared, i, j))
+        pairs.sort()
+        partner: dict[int, int] = {}
+        used: set[int] = set()
+        for _w, i, j in pairs:
+            if i not in partner and j not in used:
+                partner[i] = j
+                used.add(j)
+        self.local = {}  # the layers' choices are made again, in the new order
+        self.aim = [0] * 52
+        for m in table:
+            if meld_kind(m) == "group":
+                for c in m:
+                    if not c.joker:
+                        self.aim[c.pcode] += 1
+        rid = gid = 0
+        self.prefer = {}
+        for i, m in enumerate(self.old):
+            kind = meld_kind(m)
+            mate = partner.get(i)
+            # where the old meld's card stays (+1) or goes (-2), by its position or suit
+            stays: dict[int, int] = {}
+            swaps: dict[int, int] = {}
+            high = kind == "sequence" and any(_position_of(c)[1] == 13 for c in m)
+            for c in m:
+                s, r = _position_of(c)
+                at = s if kind == "group" else (14 if r == 1 and high else r)
+                left = mate is not None and keys[mate][(c.pcode, c.ecode)] > 0
+                stays[at] = 1 if left else -2
+                swaps[at] = -2
+                if c.joker and mate is not None and c.declared is not None:
+                    swaps[at] = 1 if reals[mate][c.declared.pcode] > 0 else -2
+            if kind == "group":
+                g = self.groups[gid]
+                scores = [
+                    sum(swaps[x] if x in sw else stays[x] for x in core)
+                    for _c, core, sw in g.options
+                ]
+                self.prefer[("g", gid)] = max(
+                    range(len(scores)), key=lambda o: (scores[o], -g.options[o][0])
+                )
+                gid += 1
+            else:
+                run = self.runs[rid]
+                scores = [
+                    sum(swaps[x] if x in sw else stays[x] for x in range(q, e + 1))
+                    for _c, q, e, sw in run.options
+                ]
+                self.prefer[("r", rid)] = max(
+                    range(len(scores)), key=lambda o: (scores[o], -run.options[o][0])
+                )
+                rid += 1
 
     # -- the search ----------------------------------------------------------------------
 
@@ -372,20 +450,27 @@ class Fewest:
             [(o[0], ("g", gid, oi)) for oi, o in enumerate(self.groups[gid].options)]
             for gid in gids
         ]
-        combos: list[tuple[int, Tup]] = []
+        combos: list[tuple[int, int, Tup]] = []
+        prefer = self.prefer
 
-        def walk(i: int, cost: int, chosen: Tup) -> None:
+        def walk(i: int, cost: int, off: int, chosen: Tup) -> None:
             if i == len(lists):
-                combos.append((cost, chosen))
+                combos.append((off, cost, chosen))
                 return
             for c, item in lists[i]:
                 if cost + c > budget:
                     break  # the options are sorted by cost
-                walk(i + 1, cost + c, chosen + (item,))
+                walk(
+                    i + 1,
+                    cost + c,
+                    off + (prefer.get(item[:2], item[2]) != item[2]),
+                    chosen + (item,),
+                )
 
-        walk(0, 0, ())
-        combos.sort(key=lambda x: x[0])
-        for cost, combo in combos:
+        walk(0, 0, 0, ())
+        # the cores of the table to start from first (``prefer``), then the cheapest
+        combos.sort(key=lambda x: x[:2])
+        for _off, cost, combo in combos:
             nb = list(blocks)
             nr = []
             for kind, i, oi in combo:
@@ -484,6 +569,7 @@ class Fewest:
             for i, (gid, opt, ext) in enumerate(cores)
             if s not in self.groups[gid].cards and len(self.groups[gid].options[opt][1]) + ext < 4
         ]
+        aim = self.aim[t]
         for u in range(self.hand[t], -1, -1):
             real = free_real + u
             if real < swaps:
@@ -499,7 +585,7 @@ class Fewest:
             for r in highs:
                 for wj in range(self.wmax - w + 1):
                     tot = cards0 - r + wj
-                    for g in range(tot + 1):
+                    for g in _G_ORDER[tot][min(aim, tot)]:
                         nsg, nmg = sg + g, max(mg, g)
                         for ne in range(min(len(eligible), tot - g) + 1):
                             for ext in itertools.combinations(eligible, ne):

@@ -192,6 +192,7 @@ def _fewest(
     try:
         hand = _playable(counts, points, stop)
         fw = Fewest(pos.table, hand, counts.hand_jokers, points, deadline=stop, counts=counts)
+        fw.start_from(laid.table)
     except ValueError:
         return laid
     except search.Timeout:
@@ -227,6 +228,7 @@ def _fewest(
                     k -= 1  # no table moving k written: ask for fewer
                     continue
             best = Arranged(table, laid.result, laid.counts, moved, False)
+            fw.start_from(table)  # the next, fewer, is looked for near this one
             k = moved - 1
     except search.Timeout:
         return best
