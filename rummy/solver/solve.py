@@ -249,6 +249,9 @@ def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
         if not hand[t] or POINTS[t] > spare:
             continue
         most = 0
+        if time.perf_counter() > stop:
+            # each search below visits too few states to look at the clock itself
+            raise search.Timeout
         for c in range(1, hand[t] + 1):
             table = list(counts.table)
             table[t] += c
