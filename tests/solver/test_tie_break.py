@@ -13,7 +13,7 @@ from rummy.solver import Position, search, solve
 from rummy.solver.arrange import arrange
 from rummy.solver.fewest import Fewest
 from rummy.solver.moved import kept_cards, moved_cards
-from rummy.solver.solve import _counts, _fewest, _playable, position_state
+from rummy.solver.solve import TIE_BREAK, _counts, _fewest, _playable, position_state
 
 
 def melds(text):
@@ -321,3 +321,17 @@ def test_the_exact_tie_break_looks_near_the_table_it_starts_from():
     assert moved_cards(pos.table, table) <= 13
     state = position_state(pos.table, pos.hand, Settings())
     apply_action(state, 0, {"do": "meld", "table": [format_cards(m) for m in table]})
+
+
+def test_by_default_solve_moves_the_fewest_table_cards_where_it_can_prove_it():
+    # The greedy tie-break moves two (the AD and the 6H, say); the fewest is one: the
+    # default's exact tie-break (TIE_BREAK seconds) finds it and proves it.
+    pos = Position.of(["10D JD QD KD AD", "6H 6D 6C", "7H 7C 7D"], "AH 10C AS 10H AC")
+    settings = Settings()
+    assert TIE_BREAK > 0
+    greedy = solve(pos, settings, tie_break=0)
+    assert greedy.proven and (greedy.moved, greedy.moved_proven) == (2, False)
+    sol = solve(pos, settings)
+    assert sol.count == greedy.count and (sol.moved, sol.moved_proven) == (1, True)
+    assert best_played_and_moved(pos) == (hand_points(pos.hand) - sol.count, 1)
+    _applied(pos, settings, sol)
