@@ -50,13 +50,14 @@ relaxations (``search.suit_futures``, with every joker a wildcard that may stay 
 its open runs, carrying runs and started cores as open runs of their ages, a core's ace
 high as an ace kept back for 14. ``solve`` passes only the hand cards some optimum plays.
 
-**Order.** ``start_from(table)`` (``solve`` passes the greedy table, then each table
-found) makes every old meld try first the core it keeps in that table, and every card
-try first as many copies in groups as that table has: a search asked for fewer moved
-meets the tables near the last one first (on the proof's positions, asking for one
-fewer than the greedy answer, in cheapest-first order, often ran out of time even
-where a table moving far fewer exists). Only the order changes: a refusal still
-exhausts every choice.
+**Order.** ``start_from(table)`` (``solve`` passes the greedy table) makes every old
+meld try first the core it keeps in that table, and every card try first as many
+copies in groups as that table has: a search asked for fewer moved meets the tables
+near the greedy one first (on the proof's positions, asking for one fewer than the
+greedy answer, in cheapest-first order, often ran out of time even where a table
+moving far fewer exists). Only the order changes: a refusal still exhausts every
+choice. (Starting again from each table found was tried: fewer equal the fewest on
+the proof, since every new start makes the layers' choices again.)
 
 **Not modelled, so not claimed.** An old run of 13 cards (ace low to king is also two
 to ace high: its core need not be one interval in either): ``Fewest`` refuses such a

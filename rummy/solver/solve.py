@@ -228,7 +228,6 @@ def _fewest(
                     k -= 1  # no table moving k written: ask for fewer
                     continue
             best = Arranged(table, laid.result, laid.counts, moved, False)
-            fw.start_from(table)  # the next, fewer, is looked for near this one
             k = moved - 1
     except search.Timeout:
         return best
