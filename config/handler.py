@@ -7,10 +7,10 @@ view) is asynchronous, so a synchronous chain above it enters the sync thread, c
 to the event loop for the bottom, goes into the thread again for each view middleware
 (the CSRF check) and once more for the view. Those three extra trips were a quarter to
 two fifths of a trivial request's CPU under daphne (bench/load.py's ``/healthz``, issue
-11; docs/benchmarks.md), and every request paid them. Here the chain is built as Django builds it for WSGI, synchronous down
-to the view, and entered once, in the same thread Django would use
-(``thread_sensitive``). Everything else (reading the request, the signals, sending and
-streaming the response) is Django's ASGI handling, unchanged.
+11; docs/benchmarks.md), and every request paid them. Here the chain is built as Django
+builds it for WSGI, synchronous down to the view, and entered once, in the same thread
+Django would use (``thread_sensitive``). Everything else (reading the request, the
+signals, sending and streaming the response) is Django's ASGI handling, unchanged.
 """
 
 from asgiref.sync import sync_to_async
