@@ -23,11 +23,12 @@ _sql: dict[tuple, str] = {}
 _layouts: dict[tuple, tuple] = {}
 
 
-def _layout(model: type[Model], connection) -> tuple:
-    """(attnames, per column the converters and the expression they take), per model and
-    database alias: the converters belong to the fields and to settings of the alias that
-    are the same for all its connections (under ASGI every request has a connection
-    object of its own)."""
+def layout(model: type[Model], connection) -> tuple:
+    """(attnames, where the key stands among them, per column the converters and the
+    expression they take), per model and database alias: the converters belong to the
+    fields and to settings of the alias that are the same for all its connections (under
+    ASGI every request has a connection object of its own). The columns are
+    ``concrete_fields`` in order, as every read written here selects them."""
     key = (model._meta.label, connection.alias)
     found = _layouts.get(key)
     if found is not None:
@@ -39,8 +40,20 @@ def _layout(model: type[Model], connection) -> tuple:
         per_column.append(
             (connection.ops.get_db_converters(col) + col.get_db_converters(connection), col)
         )
-    found = _layouts[key] = ([f.attname for f in fields], per_column)
+    names = [f.attname for f in fields]
+    found = _layouts[key] = (names, names.index(model._meta.pk.attname), per_column)
     return found
+
+
+def instance(model: type[Model], alias: str, connection, values: list[Any]) -> Any:
+    """The instance the ORM makes of one row's ``values`` (its columns in ``layout``'s
+    order, converted here in place): each value through its converters, then
+    ``Model.from_db``."""
+    names, _pk_at, per_column = layout(model, connection)
+    for i, (converters, col) in enumerate(per_column):
+        for convert in converters:
+            values[i] = convert(values[i], col, connection)
+    return model.from_db(alias, names, values)
 
 
 def _field(model: type[Model], name: str):
@@ -94,15 +107,7 @@ def rows(model: type[Model], limit: int | None = None, **equal) -> list[Any]:
     alias, connection, fetched = _execute(model, equal, limit)
     if not fetched:
         return []
-    names, per_column = _layout(model, connection)
-    out = []
-    for row in fetched:
-        values = list(row)
-        for i, (converters, col) in enumerate(per_column):
-            for convert in converters:
-                values[i] = convert(values[i], col, connection)
-        out.append(model.from_db(alias, names, values))
-    return out
+    return [instance(model, alias, connection, list(row)) for row in fetched]
 
 
 def first(model: type[Model], **equal) -> Any:

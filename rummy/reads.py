@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import connections, router
 
+from leagues import reads
 from leagues.models import League, Season, User
 from rummy.models import Game, Seat
 
@@ -80,34 +81,6 @@ def _statement(connection, lock: bool) -> str:
     return sql
 
 
-_layouts: dict[str, list] = {}
-
-
-def _converters(connection):
-    """Per model: (attnames, where its key stands, per column the converters and the
-    expression they take),
-    worked out once per database alias. Under ASGI every request gets a connection
-    object of its own, so they are kept per alias, not per connection: the field
-    converters belong to the fields, and the backend's read only settings that are the
-    same for every connection of an alias (the time zone); each is called with the
-    connection of the read."""
-    out = _layouts.get(connection.alias)
-    if out is not None:
-        return out
-    out = []
-    for model, _join in _MODELS:
-        fields = _fields(model)
-        per_column = []
-        for f in fields:
-            col = f.get_col(model._meta.db_table)
-            found = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
-            per_column.append((found, col))
-        names = [f.attname for f in fields]
-        out.append((model, names, names.index(model._meta.pk.attname), per_column))
-    _layouts[connection.alias] = out
-    return out
-
-
 def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
     """The seats of ``game_id`` as described in the module docstring ([] when none)."""
     alias = router.db_for_read(Seat)
@@ -118,13 +91,14 @@ def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
         rows = cursor.fetchall()
     if not rows:
         return []
-    layout = _converters(connection)
+    # Each model's columns, where its key stands among them (``leagues.reads.layout``).
+    layouts = [(model, *reads.layout(model, connection)[:2]) for model, _join in _MODELS]
     seats: list[Seat] = []
     game = None
     for row in rows:
         made: list[Any] = []
         start = 0
-        for model, names, pk_at, per_column in layout:
+        for model, names, pk_at in layouts:
             values = list(row[start : start + len(names)])
             start += len(names)
             if game is not None and model in _SHARED:
@@ -133,10 +107,7 @@ def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
             if values[pk_at] is None:
                 made.append(None)  # an outer join found nothing: no league, no season
                 continue
-            for i, (found, col) in enumerate(per_column):
-                for convert in found:
-                    values[i] = convert(values[i], col, connection)
-            made.append(model.from_db(alias, names, values))
+            made.append(reads.instance(model, alias, connection, values))
         seat, this_game, league, season, user = made
         if game is None:
             game = this_game
