@@ -12,6 +12,7 @@ from rummy import engine, play
 from rummy.models import Draft, Game, Move
 from rummy.play import hints
 from rummy.solver import Position, position_of, solve
+from rummy.solver.moved import moved_cards
 from tests.factories import make_season
 from tests.rummy.conftest import set_state, start_two
 
@@ -277,6 +278,30 @@ def test_a_hint_says_when_the_meld_allows_a_knock(client, cast, league):
     client.force_login(cast.alice)
     html = post(client, game).content.decode()
     assert "leaves 2 points" in html and "You may knock with it" in html
+
+
+def test_a_hint_is_laid_out_moving_the_fewest_table_cards(client, cast, league):
+    """The best meld plays 9H, 6C and 6S. The quick arrangement takes AH down to the low
+    run to make room for 6H's group (two table cards moved: 6H and AH); the exact
+    tie-break (``HINT_TIE_BREAK``) finds that AH may stay, with 9H below it (one moved:
+    6H). The hint lays out the latter."""
+    make_season(league, hints_allowed=True)
+    table = ["2H 3H 4H 5H 6H", "10H JH QH KH AH"]
+    game = set_state(
+        start_two(league, cast),
+        engine.position(
+            ["9S 9H QC 3D 10D 7D 6C 6S", "4C 5C 8D KS JS"],
+            table=table,
+            stock="7C 8C 2S 3S",
+            drawn=1,
+        ),
+    )
+    client.force_login(cast.alice)
+    assert post(client, game).status_code == 200
+    draft = Draft.objects.get(game=game, seat=0)
+    laid = [engine.parse_cards(" ".join(meld)) for meld in draft.data["table"]]
+    assert moved_cards([engine.parse_cards(m) for m in table], laid) == 1
+    assert sorted(draft.data["hand"]) == sorted(["9S", "QC", "3D", "10D", "7D"])
 
 
 def test_a_hint_cut_short_by_its_time_limit_says_so(cast, hinting):
