@@ -92,6 +92,7 @@ def arrange(
     counts: search.Counts,
     result: search.Result,
     deadline: float | None,
+    budgets: tuple[int, int] = (TRY_BUDGET, TOTAL_BUDGET),
 ) -> Arranged:
     """The arrangement of ``result``'s count that moves the fewest cards found by the
     steps of the module docstring (stopped early, not proven, past ``deadline``)."""
@@ -114,7 +115,7 @@ def arrange(
             for c in m:
                 if not c.joker:
                     grouped[c.pcode] += 1
-    tries = _Tries(need, deadline, grouped)
+    tries = _Tries(need, deadline, grouped, budgets)
     try:
         # 0. the whole table again, in the order that keeps groups groups and runs runs
         got = tries.find(counts)
@@ -185,9 +186,15 @@ def _lay(
 class _Tries:
     """The searches of one ``arrange``, sharing ``TOTAL_BUDGET`` states."""
 
-    def __init__(self, need: int, deadline: float | None, grouped: Sequence[int]) -> None:
+    def __init__(
+        self,
+        need: int,
+        deadline: float | None,
+        grouped: Sequence[int],
+        budgets: tuple[int, int] = (TRY_BUDGET, TOTAL_BUDGET),
+    ) -> None:
         self.need, self.deadline, self.grouped = need, deadline, grouped
-        self.left = TOTAL_BUDGET
+        self.per_try, self.left = budgets
 
     def find(self, counts: search.Counts) -> search.Result | None:
         """An arrangement reaching ``need`` within the budget, else None."""
@@ -198,7 +205,7 @@ class _Tries:
             return None
         dfs = search.DepthFirst(narrow, deadline=self.deadline, grouped=self.grouped)
         try:
-            return dfs.find(self.need, budget=min(TRY_BUDGET, self.left))
+            return dfs.find(self.need, budget=min(self.per_try, self.left))
         except search.Budget:
             return None
         finally:

@@ -13,7 +13,15 @@ from rummy.solver import Position, search, solve
 from rummy.solver.arrange import arrange
 from rummy.solver.fewest import Fewest
 from rummy.solver.moved import kept_cards, moved_cards
-from rummy.solver.solve import TIE_BREAK, _counts, _fewest, _playable, position_state
+from rummy.solver.solve import (
+    TIE_BREAK,
+    WIDE_TRIES,
+    WIDE_TRY,
+    _counts,
+    _fewest,
+    _playable,
+    position_state,
+)
 
 
 def melds(text):
@@ -343,4 +351,24 @@ def test_by_default_solve_moves_the_fewest_table_cards_where_it_can_prove_it():
     sol = min(sols, key=lambda s: s.moved)
     assert (sol.moved, sol.moved_proven) == (1, True)
     assert best_played_and_moved(pos) == (hand_points(pos.hand) - sol.count, 1)
+    _applied(pos, settings, sol)
+
+
+# From the proof's positions (seed 7, position 46): the quick pass of the heuristic gives
+# up on freezing melds that a few thousand states more would have kept.
+WIDE_TABLE = ["7C 7H 7S", "2H 3H 4H", "8S 8H 8D 8C", "9D 10D JD QD", "6H 6S 6C"]
+WIDE_HAND = "3C 2D AC KS KC 9C * QH 10S JS 5D 7D"
+
+
+def test_the_wider_pass_of_the_heuristic_moves_fewer_than_its_quick_pass():
+    pos = Position.of(WIDE_TABLE, WIDE_HAND, decks=1)
+    counts, points, quick, _hand = _exact_search(pos, 5)
+    wide = arrange(pos.table, counts, quick.result, None, (WIDE_TRY, WIDE_TRY * WIDE_TRIES))
+    played, fewest = best_played_and_moved(pos)
+    assert points == played
+    assert wide.moved == fewest < quick.moved
+    # and solve hands it on when its tie-break has the time for it
+    settings = Settings()
+    sol = solve(pos, settings, tie_break=0.5)
+    assert sol.moved == fewest
     _applied(pos, settings, sol)
