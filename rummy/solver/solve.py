@@ -10,7 +10,9 @@ cards. The tie-break is first a quick greedy search (``arrange``: an upper bound
 only when it moves none), then the exact one (``fewest``), given ``tie_break`` seconds
 (``TIE_BREAK``, 5 ms by default; within the time limit): when it finishes, the answer moves
 the fewest table cards possible and ``moved_proven`` is True; when it is cut, the fewest
-found so far is returned, not proven.
+found so far is returned, not proven. With a tie-break of more than a few hundredths of a
+second (hints, the proof), the greedy search runs again first with more states
+(``_wider``), since the exact one, cut short on a big table, often finds no better table.
 """
 
 from __future__ import annotations
