@@ -184,7 +184,8 @@ def _lay(
 
 
 class _Tries:
-    """The searches of one ``arrange``, sharing ``TOTAL_BUDGET`` states."""
+    """The searches of one ``arrange``: each may visit ``budgets[0]`` states, all of them
+    together ``budgets[1]`` (by default ``TRY_BUDGET`` and ``TOTAL_BUDGET``)."""
 
     def __init__(
         self,
