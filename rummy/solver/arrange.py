@@ -93,9 +93,12 @@ def arrange(
     result: search.Result,
     deadline: float | None,
     budgets: tuple[int, int] = (TRY_BUDGET, TOTAL_BUDGET),
+    smallest_first: bool = False,
 ) -> Arranged:
     """The arrangement of ``result``'s count that moves the fewest cards found by the
-    steps of the module docstring (stopped early, not proven, past ``deadline``)."""
+    steps of the module docstring (stopped early, not proven, past ``deadline``).
+    ``budgets``: the states each try may visit, and all of them together;
+    ``smallest_first``: step 3 tries the smallest melds first instead."""
     need = result.value
     # Every search below plays exactly the cards ``result`` plays: the count stays, and
     # a search that must play all of its hand prunes at once what cannot.
@@ -153,8 +156,12 @@ def arrange(
             if got is not None:
                 frozen |= untouched
                 cur, cur_counts = got, trial
-        # 3. each other meld, the biggest first (freezing it saves most)
-        order = sorted((i for i in range(len(old)) if i not in frozen), key=lambda i: -len(old[i]))
+        # 3. each other meld, the biggest first (freezing it saves most), or the smallest
+        # (a big meld frozen early may be what keeps several small ones from staying)
+        sign = 1 if smallest_first else -1
+        order = sorted(
+            (i for i in range(len(old)) if i not in frozen), key=lambda i: sign * len(old[i])
+        )
         for i in order:
             trial = counts_without(old, frozen | {i}, hand, jokers)
             got = tries.find(trial)

@@ -199,13 +199,21 @@ def _wider(
     tie-break has the time (up to half of it): on big tables its quick pass often gives
     up on freezing a meld that a few thousand states would have kept (the proof's
     positions: about a quarter of the gaps closed, half of the cards more than the
-    fewest, at 0.5 s). The better table of the two goes on to the exact search, which
-    then also starts from it."""
+    fewest, at 0.5 s); then with the smallest melds frozen first. The best table goes on
+    to the exact search, which then also starts from it."""
     per_try = min(WIDE_TRY, int(tie_break * WIDE_STATES_PER_SECOND))
     if per_try <= TRY_BUDGET:
         return laid  # no wider than the quick pass
     half = min(end, time.perf_counter() + tie_break / 2)
-    wide = arrange(pos.table, counts, best, half, (per_try, per_try * WIDE_TRIES))
+    budgets = (per_try, per_try * WIDE_TRIES)
+    wide = arrange(pos.table, counts, best, half, budgets)
+    if wide.moved and time.perf_counter() < half:
+        # and once more freezing the smallest melds first: the greedy order of freezing
+        # is what stands in the way most often (proof, 400 positions at 0.5 s: 174 cards
+        # above the fewest in all with one order, 133 with both, as many proven)
+        other = arrange(pos.table, counts, best, half, budgets, smallest_first=True)
+        if other.moved < wide.moved:
+            wide = other
     return wide if wide.moved < laid.moved else laid
 
 

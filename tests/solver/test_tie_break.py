@@ -372,3 +372,32 @@ def test_the_wider_pass_of_the_heuristic_moves_fewer_than_its_quick_pass():
     sol = solve(pos, settings, tie_break=0.5)
     assert sol.moved == fewest
     _applied(pos, settings, sol)
+
+
+# From the proof's positions (seed 7, position 231): with its melds frozen biggest first
+# the wider pass moves two table cards, smallest first none.
+SMALL_FIRST_TABLE = [
+    "6C 6D 6H 6S",
+    "6S 8S 7S",
+    "10H 10C 10D 10S",
+    "9D 10D JD QD 8D",
+    "7H 8H 9H 10H JH",
+    "8C 9C 10C 7C",
+    "8D 8C 8S 8H",
+    "5S 5C 5H",
+    "5S 3S 4S 2S AS",
+    "AH 2H 3H",
+]
+SMALL_FIRST_HAND = "3C KH 3D 6D 7D 4S KC 4C KS QH 3H AC 6C AS 3S 4D"
+
+
+def test_the_wider_pass_also_freezes_the_smallest_melds_first():
+    pos = Position.of(SMALL_FIRST_TABLE, SMALL_FIRST_HAND)
+    counts, _points, quick, _hand = _exact_search(pos, 5)
+    budgets = (WIDE_TRY, WIDE_TRY * WIDE_TRIES)
+    biggest = arrange(pos.table, counts, quick.result, None, budgets)
+    smallest = arrange(pos.table, counts, quick.result, None, budgets, smallest_first=True)
+    assert smallest.moved < biggest.moved
+    sol = solve(pos, Settings(), tie_break=0.5)
+    assert sol.moved == smallest.moved == best_played_and_moved(pos)[1]
+    _applied(pos, Settings(), sol)
