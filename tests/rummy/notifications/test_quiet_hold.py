@@ -11,7 +11,7 @@ from django.core import mail
 from rummy import engine, play
 from rummy.background import background_pass
 from rummy.models import Game, QuietHold, Seat
-from tests.factories import make_league, make_user, started_game
+from tests.factories import deal_as, make_league, make_user, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +41,14 @@ def at(moment, action, *args):
 
 
 def game_between(alice, bob):
-    state = engine.position(hands=["2C 3D", "KS QS"], stock=STOCK, turn=0)
-    return started_game([alice, bob], league=make_league(alice, members=[bob]), state=state)
+    """Alice to move: the start seats players in a random order, so the position is
+    dealt to her seat, whichever it is (with seat 0 assumed, one random order in two
+    left Bob to move and her push never due)."""
+    game = started_game([alice, bob], league=make_league(alice, members=[bob]))
+    seat = game.seats.get(user=alice).number
+    hands = ["2C 3D", "KS QS"] if seat == 0 else ["KS QS", "2C 3D"]
+    deal_as(game, engine.position(hands=hands, stock=STOCK, turn=seat))
+    return game
 
 
 def sent_to(user):
