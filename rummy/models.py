@@ -223,7 +223,11 @@ class Seat(models.Model):
     away_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["number", "joined_at"]
+        # The id last: seats taken in the same instant (one clock tick, or a
+        # frozen clock in tests) still come in the order they were taken, which is the
+        # seat order the start gives them (R2.1); without it PostgreSQL may return them
+        # either way.
+        ordering = ["number", "joined_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_user"),
             models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),

@@ -41,9 +41,9 @@ def at(moment, action, *args):
 
 
 def game_between(alice, bob):
-    """Alice to move: the start seats players in a random order, so the position is
-    dealt to her seat, whichever it is (with seat 0 assumed, one random order in two
-    left Bob to move and her push never due)."""
+    """Alice to move, the position dealt to her seat, whichever it is (seat order is
+    the order players sat down; under a frozen clock that once came out either way on
+    PostgreSQL, see ``Seat.Meta.ordering``)."""
     game = started_game([alice, bob], league=make_league(alice, members=[bob]))
     seat = game.seats.get(user=alice).number
     hands = ["2C 3D", "KS QS"] if seat == 0 else ["KS QS", "2C 3D"]

@@ -4,6 +4,7 @@ locking, versions, the log, results."""
 import threading
 
 import pytest
+import time_machine
 from django.db import IntegrityError, transaction
 
 from rummy import engine, play
@@ -90,6 +91,24 @@ def test_only_host_starts_and_needs_two(alice, bob):
     assert game.status == Game.Status.ACTIVE
     with pytest.raises(play.ActionRefused):
         play.start_game(game.pk, alice)
+
+
+def test_seats_taken_in_one_instant_are_numbered_in_the_order_taken():
+    # One clock tick gives all three the same joined_at. The users are made in the
+    # reverse of the order they sit down, and the host's row is rewritten after the
+    # others (an indexed column changed and changed back, so that PostgreSQL gives it a
+    # new place in the table and its indexes): neither a user index nor the rows'
+    # physical order gives the seat order.
+    carol, bob, alice = make_user("carol"), make_user("bob"), make_user("alice")
+    with time_machine.travel("2026-12-02 10:00", tick=False):
+        game = play.open_table(make_league(alice, members=[bob, carol]), alice, max_seats=4)
+        play.take_seat(game.pk, bob)
+        play.take_seat(game.pk, carol)
+        Seat.objects.filter(game=game, user=alice).update(number=9)
+        Seat.objects.filter(game=game, user=alice).update(number=None)
+        play.start_game(game.pk, alice)
+    numbers = dict(Seat.objects.filter(game=game).values_list("user__username", "number"))
+    assert numbers == {"alice": 0, "bob": 1, "carol": 2}
 
 
 def test_leave_before_start_only(alice, bob, carol):
