@@ -289,12 +289,17 @@ class GameConsumer(GuardedConsumer):
         self.present_task = asyncio.ensure_future(self._stay_present())
         if layer_is_local() and await database_sync_to_async(has_bots)(self.game_id):
             self.bots_task = asyncio.ensure_future(self._follow_bots())
-        # The full current view on every (re)connect, so nothing is missed while away,
-        # unless the page already shows exactly this view.
+        # On every (re)connect what changed while away, so nothing is missed: nothing
+        # when the page already shows exactly this view; only the parts that differ when
+        # this process rendered the view the page names (its stamp, kept current by
+        # every frame: table.js puts it in the address on reconnect); else the whole.
         self.sent_version = frames.version
-        self.shown = frames.digests
         if frames.stamp != self.page_stamp:
-            await self.send(text_data=frames.html)
+            html, _shown = frames.since(
+                memory.views.get(self.page_stamp) if self.page_stamp else None
+            )
+            await self.send(text_data=html)
+        self.shown = frames.digests
 
     async def disconnect(self, code):
         if hasattr(self, "group"):

@@ -29,6 +29,21 @@
     setConnection(game ? game.getAttribute("data-offline-text") || "" : "");
   });
 
+  // A reconnect names the view the page holds now (the form's stamp, which every frame
+  // keeps current), not the one it was first rendered with, so that the server sends
+  // only what changed while away, or nothing (rummy.table.consumers.GameConsumer).
+  // htmx's ws extension opens every socket, first and again, through this hook.
+  if (window.htmx && window.htmx.createWebSocket) {
+    var open = window.htmx.createWebSocket;
+    window.htmx.createWebSocket = function (url) {
+      var stamp = document.getElementById("view-stamp");
+      if (stamp && stamp.value && url.indexOf("/ws/games/") !== -1) {
+        url = url.replace(/([?&]stamp=)[^&]*/, "$1" + encodeURIComponent(stamp.value));
+      }
+      return open(url);
+    };
+  }
+
   // Socket down: send the same fields over HTTP instead (CSRF comes from <body hx-headers>).
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     if (socketOpen) { return; }

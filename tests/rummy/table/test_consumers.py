@@ -346,7 +346,8 @@ async def test_a_member_removed_from_the_league_stops_receiving_the_table(setup,
 
 async def test_first_frame_is_skipped_when_the_page_holds_that_view(setup):
     """The page names its view (the stamp in ws-connect): a socket whose first view is the
-    same sends nothing, and a later move still arrives as a difference."""
+    same sends nothing, a later move still arrives as a difference, and so does a
+    reconnect from a page that missed moves."""
     game, cast = await database_sync_to_async(lambda: setup)()
 
     def page_socket_url():
@@ -365,9 +366,21 @@ async def test_first_frame_is_skipped_when_the_page_holds_that_view(setup):
         await alice.send_to(text_data=json.dumps({"action": "draw", "version": game.version}))
         frame = await bob.receive_from()
         assert f'data-version="{game.version + 1}"' in frame and 'id="game-view"' not in frame
-        stale, _ = await connect(url, cast["bob"])  # the same page, one move later
-        assert 'id="game-view"' in await stale.receive_from()
+        # The same page reconnecting one move later, still naming its first view: only
+        # what changed since, as the move's frame was.
+        stale, _ = await connect(url, cast["bob"])
+        again = await stale.receive_from()
+        assert f'data-version="{game.version + 1}"' in again and 'id="game-view"' not in again
         await stale.disconnect()
+        # Naming the view it holds now (the frame's stamp, as table.js does): nothing.
+        now = re.search(r'id="view-stamp" value="([0-9a-f]+)"', frame).group(1)
+        current, _ = await connect(re.sub(r"stamp=[0-9a-f]*", f"stamp={now}", url), cast["bob"])
+        assert await current.receive_nothing(timeout=0.3)
+        await current.disconnect()
+        # A view this process never rendered: the whole view.
+        unknown, _ = await connect(re.sub(r"stamp=[0-9a-f]*", "stamp=00", url), cast["bob"])
+        assert 'id="game-view"' in await unknown.receive_from()
+        await unknown.disconnect()
     finally:
         await alice.disconnect()
         await bob.disconnect()
