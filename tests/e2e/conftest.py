@@ -13,6 +13,7 @@
 import contextlib
 import email
 import email.policy
+import itertools
 import os
 import re
 import shutil
@@ -159,13 +160,26 @@ def server(server_env, tmp_path_factory):
             print(daphne.log_path.read_text())
 
 
+# Each snippet is a new process, so tests.factories' counter would start at 1 in every
+# one, and two snippets making "League 3" (slug league-3) or "player1" clash in the one
+# database the server keeps for the session (seen: the order of the tests decided which
+# one failed). Every snippet's counter starts where none other's has been.
+_snippets = itertools.count(1)
+SNIPPET_NUMBERS = 100_000  # rows numbered by one snippet, at most
+
+
 @pytest.fixture
 def django_snippet(server_env):
     """Run Python code with Django set up against the server's database, in a separate
     process (the test process never touches that database itself). Returns stdout."""
 
     def run(code, *args):
-        prelude = "import django, sys\ndjango.setup()\n"
+        start = next(_snippets) * SNIPPET_NUMBERS
+        prelude = (
+            "import django, sys\ndjango.setup()\n"
+            "import itertools, tests.factories\n"
+            f"tests.factories._counter = itertools.count({start})\n"
+        )
         done = subprocess.run(
             [_python(), "-c", prelude + code, *map(str, args)],
             cwd=ROOT,
