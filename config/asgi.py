@@ -14,7 +14,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before anything imports models (as get_asgi_application does).
 django.setup(set_prefix=False)
 
+from config.daphne_requests import leave_bodies_to_the_application
 from config.handler import OneTripASGIHandler
+
+# Twisted's parse of every POST body, which only Django's own parse is used of.
+leave_bodies_to_the_application()
 
 # Django's handler, the middleware and view entered in one trip to the sync thread.
 django_asgi_app = OneTripASGIHandler()
