@@ -7,9 +7,10 @@ body itself, before daphne hands the raw body to the application: it builds an
 ``args``: Django parses the body again from the raw bytes. So every POST (every tap of
 a page whose socket is down) paid for a parse nobody used (2.7 % of the web workers'
 Python time under ``bench/load.py``), and a large upload was held in memory twice.
-Twisted turns it off with its own parameter (``parsePOSTFormSubmission``, Twisted
-22.10); daphne offers no setting for it, so ``leave_bodies_to_the_application`` passes
-it to daphne's request class. Nothing changes without daphne (another ASGI server, the test client).
+Twisted turns it off with its own parameter of ``http.Request``
+(``parsePOSTFormSubmission``); daphne offers no setting for it, so
+``leave_bodies_to_the_application`` passes it to daphne's request class. Nothing
+changes without daphne (another ASGI server, the test client).
 """
 
 
