@@ -17,7 +17,7 @@ django.setup(set_prefix=False)
 from config.daphne_requests import leave_bodies_to_the_application
 from config.handler import OneTripASGIHandler
 
-# Twisted's parse of every POST body, which only Django's own parse is used of.
+# Twisted would parse every POST body as well; only Django's parse is used.
 leave_bodies_to_the_application()
 
 # Django's handler, the middleware and view entered in one trip to the sync thread.

@@ -34,13 +34,13 @@
   // only what changed while away, or nothing (rummy.table.consumers.GameConsumer).
   // htmx's ws extension opens every socket, first and again, through this hook.
   if (window.htmx && window.htmx.createWebSocket) {
-    var open = window.htmx.createWebSocket;
+    var openSocket = window.htmx.createWebSocket;
     window.htmx.createWebSocket = function (url) {
       var stamp = document.getElementById("view-stamp");
       if (stamp && stamp.value && url.indexOf("/ws/games/") !== -1) {
         url = url.replace(/([?&]stamp=)[^&]*/, "$1" + encodeURIComponent(stamp.value));
       }
-      return open(url);
+      return openSocket(url);
     };
   }
 
