@@ -272,6 +272,15 @@ def phone(browser, server, request):
             context.close()
 
 
+def log_in(page, username, password):
+    """Log in through the log-in page's form; waits until it has left that page."""
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
 def _slug(text):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)[:100]
 

@@ -13,7 +13,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -36,11 +36,7 @@ def test_with_its_socket_down_the_table_plays_over_http(phone, django_snippet):
     page = phone("ada")
     # The table's socket never opens: every tap goes over HTTP.
     page.route_web_socket(re.compile(r".*/ws/.*"), lambda ws: ws.close())
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    log_in(page, username, PASSWORD)
     page.goto(f"/games/{game_id}/")
     answers = []
     page.on(

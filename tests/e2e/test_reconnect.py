@@ -20,7 +20,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, log_in
 from tests.e2e.test_play import wait_live
 
 pytestmark = pytest.mark.e2e
@@ -65,12 +65,8 @@ class Between:
         self.routes[-1].close(code=1012, reason="restart")
 
 
-def log_in(page, username, game_id):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+def open_game(page, username, game_id):
+    log_in(page, username, PASSWORD)
     page.goto(f"/games/{game_id}/")
     wait_live(page)
 
@@ -94,7 +90,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     page = phone("ada")
     between = Between()
     page.route_web_socket(re.compile(r".*/ws/games/.*"), between)
-    log_in(page, username, game_id)
+    open_game(page, username, game_id)
     first = page.locator("#view-stamp").get_attribute("value")
     assert stamp_of(between.urls[0]) == first and between.frames[0] == []
     cards = page.locator("#hand .card").count()
@@ -102,7 +98,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     # Bo draws three times on his phone (R3.4: his turn ends): the frames arrive and
     # the page's stamp moves on.
     bo = phone("bo")
-    log_in(bo, username + "b", game_id)
+    open_game(bo, username + "b", game_id)
     for drawn in (1, 2, 3):
         bo.locator("#btn-draw").tap()
         expect(bo.locator("#hand .card")).to_have_count(10 + drawn)
