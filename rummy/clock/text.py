@@ -51,11 +51,21 @@ def duration_text(seconds):
 
 def time_left_text(deadline, now=None):
     """ "in 5 h 12 min" before the deadline, "overdue" after it."""
-    now = now or timezone.now()
-    left = (deadline - now).total_seconds()
-    if left <= 0:
+    return minutes_left_text(minutes_left(deadline, now))
+
+
+def minutes_left(deadline, now=None):
+    """The whole minutes left before the deadline, or None once it has passed: all that
+    ``time_left_text`` says of it."""
+    left = (deadline - (now or timezone.now())).total_seconds()
+    return int(left) // 60 if left > 0 else None
+
+
+def minutes_left_text(minutes):
+    """``time_left_text`` from ``minutes_left``."""
+    if minutes is None:
         return _("overdue")
-    return _("in %(time)s") % {"time": duration_text(left)}
+    return _("in %(time)s") % {"time": duration_text(minutes * 60)}
 
 
 def _local(value):

@@ -7,13 +7,15 @@ deadline as the server wrote it: one style of a deadline on every page and email
 """
 
 import datetime
+import functools
 
 from django import template
+from django.utils import timezone, translation
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from rummy.clock.text import deadline_text, time_left_text
+from rummy.clock.text import deadline_text, minutes_left, minutes_left_text
 
 register = template.Library()
 
@@ -23,6 +25,21 @@ def countdown(deadline, now=None):
     """A ``<time class="countdown">`` element, or nothing when there is no deadline."""
     if not deadline:
         return ""
+    # The element says the time left in whole minutes (or "overdue"), so it is the same
+    # for every render in one language and zone until that figure changes: made once
+    # per (deadline, minutes left, language, zone), not once per status line (a move's
+    # status lines rendered it for each socket role; the deadline's words were 2/3 of
+    # a status line's render, issue 11).
+    minutes = minutes_left(deadline, now)
+    return _countdown(
+        deadline, minutes, translation.get_language(), timezone.get_current_timezone_name()
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _countdown(deadline, minutes, language, zone):
+    # ``language`` and ``zone`` are the cache's key only: the words are made in the
+    # active ones.
     iso = deadline.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return format_html(
         '<time class="countdown" datetime="{iso}" data-deadline="{iso}" '
@@ -41,5 +58,5 @@ def countdown(deadline, now=None):
         ),
         less=_("less than a minute"),
         absolute=deadline_text(deadline),
-        left=time_left_text(deadline, now),
+        left=minutes_left_text(minutes),
     )

@@ -5,6 +5,7 @@ import datetime
 import pytest
 import time_machine
 from django.template import Context, Template
+from django.utils import translation
 
 from rummy.clock.text import duration_text, time_left_text
 
@@ -60,14 +61,38 @@ def test_countdown_tag_converts_to_utc_and_says_overdue():
     assert ">overdue<" in html
 
 
+def test_countdown_is_made_once_per_minute_left_and_says_what_the_uncached_text_says(monkeypatch):
+    """Issue 11: a move's status lines (one per socket role) shared one countdown, not
+    one each; and the element made once still says what ``time_left_text`` says at
+    the second of every later render (it depends on the whole minutes left only)."""
+    from rummy.templatetags import clock_tags
+
+    clock_tags._countdown.cache_clear()
+    made = []
+    words = clock_tags.deadline_text
+    monkeypatch.setattr(clock_tags, "deadline_text", lambda d: made.append(d) or words(d))
+    deadline = NOW + datetime.timedelta(hours=3, minutes=7, seconds=30)
+    seconds = [0, 10, 29, 31, 50, 89, 90, 91, 11_249, 11_250, 11_251, 20_000]
+    for second in seconds:
+        now = NOW + datetime.timedelta(seconds=second)
+        with time_machine.travel(now, tick=False):
+            html = render(deadline)
+        left = time_left_text(deadline, now)
+        assert f'<span class="countdown-left">{left}</span>' in html, second
+    # 3 h 7 min (0-29 s), 3 h 6 min (31-90), 3 h 5 min (91), less than a minute
+    # (11,249), overdue (the rest): one element each
+    assert len(made) == 5
+    with translation.override("lv"), time_machine.travel(NOW, tick=False):
+        render(deadline)  # another language: made again
+    assert len(made) == 6
+
+
 def test_countdown_tag_without_deadline_renders_nothing():
     assert render(None) == ""
 
 
 @time_machine.travel(NOW, tick=False)
 def test_countdown_labels_are_translated():
-    from django.utils import translation
-
     with translation.override("lv"):
         html = render(NOW + datetime.timedelta(hours=2))
     # Without a Latvian catalogue yet the English text is the fallback; the point is
