@@ -29,6 +29,7 @@ from rummy import play
 from rummy.play import drafts
 from rummy.table import access, memory
 from rummy.table.presenters import fragment, meld_html, table_context
+from rummy.templatetags.cards import card
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
@@ -171,14 +172,22 @@ def _hand_html(ctx):
     """Outside the editor another player's move does not change a hand: rendered once
     per hand, order and mark, not once per move and socket."""
     if ctx["editing"]:
-        return _render("rummy/_hand.html", ctx)
+        return _render("rummy/_hand.html", _with_cards(ctx))
     key = (
         ctx["game_pk"],
         tuple((c["code"], c["drawn"]) for c in ctx["hand"]),
         ctx["sort"],
         ctx["hand_points"],
     )
-    return fragment("rummy/_hand.html", key, lambda: ctx, ctx.get("where"))
+    return fragment("rummy/_hand.html", key, lambda: _with_cards(ctx), ctx.get("where"))
+
+
+def _with_cards(ctx):
+    # The cards joined here, from the card tag's own per-card cache: a loop of template
+    # tags over 10-20 cards was half of the hand's render, and the player to move's hand
+    # changes with every draw (issue 11).
+    button = ctx["editing"]
+    return {**ctx, "hand_cards": mark_safe("".join(card(c, button=button) for c in ctx["hand"]))}
 
 
 YOU_MARK = re.compile(r"<!--you:(\d+)-->")
