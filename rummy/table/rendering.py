@@ -28,7 +28,7 @@ from django.utils.safestring import mark_safe
 from rummy import play
 from rummy.play import drafts
 from rummy.table import access, memory
-from rummy.table.presenters import fragment, meld_html, table_context
+from rummy.table.presenters import fragment, meld_html, players_panel, table_context, where
 from rummy.templatetags.cards import card
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
@@ -196,13 +196,17 @@ YOU_MARK = re.compile(r"<!--you:(\d+)-->")
 def _players_html(ctx, may_end):
     """The players panel. Keyed by what its rows show, not the version (the same rows,
     the same HTML), and rendered once for every viewer: the viewer's own "(you)" and,
-    when a bot plays their seat, "I'm back" go in at the template's markers, so that
+    when a bot plays their seat, "I'm back" go in at the panel's markers, so that
     after a move each process renders the panel once, not once per socket."""
     players = ctx["players"]
     rows = _rows([{k: v for k, v in p.items() if k != "is_me"} for p in players])
     key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
     here = ctx.get("where")
-    html = fragment("rummy/_players.html", key, lambda: ctx, here)
+    full_key = ("players", *(here or where()), key)
+    html = memory.fragments.get(full_key)
+    if html is None:
+        html = players_panel(players, ctx["clock"]["absent"], may_end, ctx["final"], here)
+        memory.fragments.put(full_key, html)
     me = next((p for p in players if p["is_me"]), None)
     you = fragment("rummy/_you.html", (), dict, here) if me is not None else ""
     html = YOU_MARK.sub(

@@ -17,7 +17,7 @@ from tests.positions import editor_position, table_position
 
 pytestmark = pytest.mark.django_db
 
-HOT = ["_status", "_players", "_hand", "_move_count", "_meld"]
+HOT = ["_hand", "_move_count", "_meld"]  # the status line and players panel are Python's
 
 
 def _view(game, user, draft=None):

@@ -125,7 +125,7 @@ def test_a_cards_words_are_remembered_per_language_and_mark():
 
 def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(players, monkeypatch):
     """After a move every socket shows the same panel; it is rendered once per process
-    (``fragment``), and each viewer's own row says "(you)"; only a player whose seat a
+    (``memory.fragments``), and each viewer's own row says "(you)"; only a player whose seat a
     bot plays gets "I'm back"; a spectator's panel marks nobody."""
     from leagues.models import Membership
     from rummy.models import Seat
@@ -139,19 +139,19 @@ def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(playe
     Seat.objects.filter(game=game, user=ben).update(stand_in=True)
     game = Game.objects.get(pk=game.pk)
     renders = []
-    real = presenters.render_to_string
+    real = presenters.players_panel
 
-    def counting(template, context):
-        renders.append(template)
-        return real(template, context)
+    def counting(*args):
+        renders.append(args)
+        return real(*args)
 
     memory.clear_all()
-    monkeypatch.setattr(presenters, "render_to_string", counting)
+    monkeypatch.setattr(rendering, "players_panel", counting)
     seen = {}
     for user in (ann, ben, cal, watcher):
         ctx = table_context(game, user, "suit", rights=rights(user, game))
         seen[user.username] = rendering._players_html(ctx, False)
-    assert renders.count("rummy/_players.html") == 1
+    assert len(renders) == 1
     you = ' <span class="muted">(you)</span>'
     for name, html in seen.items():
         assert "<!--" not in html
