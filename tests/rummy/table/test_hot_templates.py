@@ -17,7 +17,7 @@ from tests.positions import editor_position, table_position
 
 pytestmark = pytest.mark.django_db
 
-HOT = ["_hand", "_move_count", "_meld"]  # the status line and players panel are Python's
+HOT = ["_move_count", "_meld"]  # the status line, players panel and hand are Python's
 
 
 def _view(game, user, draft=None):
