@@ -431,12 +431,12 @@ def _status(game, view, names, seat_number, editing, rights, here=None):
     my_turn = seat_number is not None and view.turn == seat_number and not view.round_over
     turn_name = names.get(view.turn, "?")
     minute = int(time.time() // 60) if clock["deadline"] else None
-    key = ("status", *(here or where()), game.pk, game.version, my_turn, turn_name)
-    key += (clock["deadline"], minute)
-    status_html = memory.fragments.get(key)
-    if status_html is None:
-        status_html = status_line(view, my_turn, turn_name, clock["deadline"])
-        memory.fragments.put(key, status_html)
+    status_html = made(
+        "status",
+        (game.pk, game.version, my_turn, turn_name, clock["deadline"], minute),
+        lambda: status_line(view, my_turn, turn_name, clock["deadline"]),
+        here,
+    )
     hint = turn_hint(view, editing) if my_turn and not view.game_over else ""
     return {
         "clock": clock,
@@ -517,12 +517,18 @@ def where():
 
 
 def fragment(template, key, context_fn, here=None):
-    """``here``: ``where()``, when the caller has read it for this render already."""
-    # Per language and time zone: the status shows the deadline in the viewer's zone.
-    full_key = (template, *(here or where()), key)
+    """``template`` rendered with ``context_fn()``, once per ``key`` (``made``)."""
+    return made(template, key, lambda: render_to_string(template, context_fn()), here)
+
+
+def made(name, key, make, here=None):
+    """The HTML ``make()`` returns, made once per ``name``, ``key``, language and time
+    zone in this process (the status shows the deadline in the viewer's zone).
+    ``here``: ``where()``, when the caller has read it for this render already."""
+    full_key = (name, *(here or where()), key)
     html = memory.fragments.get(full_key)
     if html is None:
-        html = render_to_string(template, context_fn())
+        html = make()
         memory.fragments.put(full_key, html)
     return html
 

@@ -31,7 +31,7 @@ from django.utils.translation import ngettext
 from rummy import play
 from rummy.play import drafts
 from rummy.table import access, memory
-from rummy.table.presenters import fragment, meld_html, players_panel, table_context, where
+from rummy.table.presenters import fragment, made, meld_html, players_panel, table_context
 from rummy.templatetags.cards import card
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
@@ -177,18 +177,12 @@ def _hand_html(ctx):
     if ctx["editing"]:
         return hand_section(ctx)
     key = (
-        "hand",
-        *(ctx.get("where") or where()),
         ctx["game_pk"],
         tuple((c["code"], c["drawn"]) for c in ctx["hand"]),
         ctx["sort"],
         ctx["hand_points"],
     )
-    html = memory.fragments.get(key)
-    if html is None:
-        html = hand_section(ctx)
-        memory.fragments.put(key, html)
-    return html
+    return made("hand", key, lambda: hand_section(ctx), ctx.get("where"))
 
 
 def hand_section(ctx):
@@ -235,11 +229,12 @@ def _players_html(ctx, may_end):
     rows = _rows([{k: v for k, v in p.items() if k != "is_me"} for p in players])
     key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
     here = ctx.get("where")
-    full_key = ("players", *(here or where()), key)
-    html = memory.fragments.get(full_key)
-    if html is None:
-        html = players_panel(players, ctx["clock"]["absent"], may_end, ctx["final"], here)
-        memory.fragments.put(full_key, html)
+    html = made(
+        "players",
+        key,
+        lambda: players_panel(players, ctx["clock"]["absent"], may_end, ctx["final"], here),
+        here,
+    )
     me = next((p for p in players if p["is_me"]), None)
     you = fragment("rummy/_you.html", (), dict, here) if me is not None else ""
     html = YOU_MARK.sub(
