@@ -11,7 +11,8 @@ import functools
 
 from django import template
 from django.utils import timezone, translation
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -39,14 +40,25 @@ def countdown(deadline, now=None):
 @functools.lru_cache(maxsize=4096)
 def _countdown(deadline, minutes, language, zone):
     # ``language`` and ``zone`` are the cache's key only: the words are made in the
-    # active ones.
+    # active ones. A new turn is a new deadline, so every process makes this once per
+    # turn: what does not depend on the deadline is made once per language
+    # (``_countdown_words``), and the deadline's words once per minute they name.
     iso = deadline.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    absolute = _deadline_words(deadline.replace(second=0, microsecond=0), language, zone)
+    left = conditional_escape(minutes_left_text(minutes))
+    return mark_safe(
+        f'<time class="countdown" datetime="{iso}" data-deadline="{iso}" '
+        f'{_countdown_words(language)} title="{absolute}"><span class="countdown-left">'
+        f'{left}</span> <span class="countdown-at muted">({absolute})</span></time>'
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _countdown_words(language):
+    """The countdown's words for ``static/js/countdown.js``, in the active language
+    (``language``: the cache's key)."""
     return format_html(
-        '<time class="countdown" datetime="{iso}" data-deadline="{iso}" '
-        'data-overdue="{overdue}" data-in="{in_fmt}" data-units="{units}" data-less="{less}" '
-        'title="{absolute}"><span class="countdown-left">{left}</span> '
-        '<span class="countdown-at muted">({absolute})</span></time>',
-        iso=iso,
+        'data-overdue="{overdue}" data-in="{in_fmt}" data-units="{units}" data-less="{less}"',
         overdue=_("overdue"),
         in_fmt=_("in %(time)s"),
         units=" ".join(
@@ -57,6 +69,13 @@ def _countdown(deadline, minutes, language, zone):
             ]
         ),
         less=_("less than a minute"),
-        absolute=deadline_text(deadline),
-        left=minutes_left_text(minutes),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _deadline_words(minute, language, zone):
+    """``deadline_text``, escaped, for a deadline cut to its minute (which is all it
+    says: no language's time format shows seconds), in the active language and zone
+    (``language`` and ``zone``: the cache's key). At a busy hour many games' turns end
+    in the same minute."""
+    return conditional_escape(deadline_text(minute))

@@ -61,16 +61,13 @@ def test_countdown_tag_converts_to_utc_and_says_overdue():
     assert ">overdue<" in html
 
 
-def test_countdown_is_made_once_per_minute_left_and_says_what_the_uncached_text_says(monkeypatch):
+def test_countdown_is_made_once_per_minute_left_and_says_what_the_uncached_text_says():
     """Issue 11: a move's status lines (one per socket role) shared one countdown, not
     one each; and the element made once still says what ``time_left_text`` says at
     the second of every later render (it depends on the whole minutes left only)."""
     from rummy.templatetags import clock_tags
 
     clock_tags._countdown.cache_clear()
-    made = []
-    words = clock_tags.deadline_text
-    monkeypatch.setattr(clock_tags, "deadline_text", lambda d: made.append(d) or words(d))
     deadline = NOW + datetime.timedelta(hours=3, minutes=7, seconds=30)
     seconds = [0, 10, 29, 31, 50, 89, 90, 91, 11_249, 11_250, 11_251, 20_000]
     for second in seconds:
@@ -81,10 +78,40 @@ def test_countdown_is_made_once_per_minute_left_and_says_what_the_uncached_text_
         assert f'<span class="countdown-left">{left}</span>' in html, second
     # 3 h 7 min (0-29 s), 3 h 6 min (31-90), 3 h 5 min (91), less than a minute
     # (11,249), overdue (the rest): one element each
-    assert len(made) == 5
+    assert clock_tags._countdown.cache_info().misses == 5
     with translation.override("lv"), time_machine.travel(NOW, tick=False):
         render(deadline)  # another language: made again
-    assert len(made) == 6
+    assert clock_tags._countdown.cache_info().misses == 6
+
+
+def test_deadlines_in_one_minute_share_their_words_and_the_element_is_whole(monkeypatch):
+    """Issue 11: each new turn is a new deadline, so each process makes a countdown per
+    turn; the deadline's words (most of its cost) are made once per minute they name,
+    language and zone, and the element is still the whole one, to the byte."""
+    from rummy.templatetags import clock_tags
+
+    clock_tags._countdown.cache_clear()
+    clock_tags._deadline_words.cache_clear()
+    made = []
+    words = clock_tags.deadline_text
+    monkeypatch.setattr(clock_tags, "deadline_text", lambda d: made.append(d) or words(d))
+    minute = NOW + datetime.timedelta(hours=5, minutes=12)
+    with time_machine.travel(NOW, tick=False):
+        first = render(minute + datetime.timedelta(seconds=4, microseconds=17))
+        second = render(minute + datetime.timedelta(seconds=59))
+        render(minute + datetime.timedelta(minutes=1))  # the next minute: new words
+        with translation.override("lv"):
+            render(minute)  # another language: new words
+    assert made == [minute, minute + datetime.timedelta(minutes=1), minute]
+    assert first == (
+        '<time class="countdown" datetime="2026-03-02T15:12:04Z" '
+        'data-deadline="2026-03-02T15:12:04Z" data-overdue="overdue" '
+        'data-in="in %(time)s" data-units="d h min" data-less="less than a minute" '
+        'title="Monday, March 2, 3:12 p.m. UTC"><span class="countdown-left">in 5 h 12 min'
+        '</span> <span class="countdown-at muted">(Monday, March 2, 3:12 p.m. UTC)</span>'
+        "</time>"
+    )
+    assert second == first.replace("15:12:04Z", "15:12:59Z")
 
 
 def test_countdown_tag_without_deadline_renders_nothing():
