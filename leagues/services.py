@@ -199,16 +199,19 @@ def set_role(by_membership, target, role):
     by_role = Membership.objects.filter(pk=by_membership.pk).values_list("role", flat=True).first()
     if by_role != Membership.Role.OWNER:
         raise LeagueError(_("Only an owner can change roles."))
-    target_role = Membership.objects.filter(pk=target.pk).values_list("role", flat=True).first()
-    if target_role is None:
+    current = Membership.objects.filter(pk=target.pk).first()
+    if current is None:
         raise LeagueError(_("That person is no longer a member."))
     if (
-        target_role == Membership.Role.OWNER
+        current.role == Membership.Role.OWNER
         and role != Membership.Role.OWNER
         and _owner_count(league) == 1
     ):
         raise LeagueError(_("You are the only owner: make someone else an owner first."))
-    Membership.objects.filter(pk=target.pk).update(role=role)
+    current.role = role
+    # Saved, not updated in place: the save tells the member's open tables (their
+    # controls follow the role; ``post_save``).
+    current.save(update_fields=["role"])
 
 
 @transaction.atomic

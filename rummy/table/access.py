@@ -38,10 +38,11 @@ def game_with_seats(game_id):
     return game
 
 
-def viewable_game(user, game_id):
-    """The game if ``user`` may see it, else None (no exception: consumers use it)."""
+def viewable_game(user, game_id, max_age=None):
+    """The game if ``user`` may see it, else None (no exception: consumers use it).
+    ``max_age``: as for ``rights``."""
     game = game_with_seats(game_id)
-    if game is None or not may_view(user, game):
+    if game is None or not may_view(user, game, max_age):
         return None
     return game
 
@@ -85,10 +86,14 @@ def game_at_least(game_id, version):
     return game
 
 
-# What a user may do at a league's tables, for sockets that re-render on every move:
-# checked against the database at most every few seconds per user and league, so a
-# removed member's open socket stops within that time.
+# What a user may do at a league's tables, kept in each process for the sockets that
+# re-render on every move and for page requests. A page request takes it at most
+# VIEW_CHECK_SECONDS old. A socket is told when it changes (``forget_rights``: a
+# membership made, changed or ended, a league's visibility; ``rummy.table.sockets``) and
+# takes it up to SOCKET_RIGHTS_SECONDS old, in case a message was lost: re-read every
+# 15 s, it cost one render in six a thread hop and a query (issue 11).
 VIEW_CHECK_SECONDS = 15
+SOCKET_RIGHTS_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -106,20 +111,24 @@ def _practice_rights(user, game) -> Rights:
     return Rights(may_view=owner, is_member=owner, is_admin=False)
 
 
-def remembered_rights(user, game):
-    """``rights`` if fresh in this process's memory, else None (no database)."""
+def remembered_rights(user, game, max_age=None):
+    """``rights`` if this process read them at most ``max_age`` seconds ago (None:
+    VIEW_CHECK_SECONDS), else None (no database)."""
     if game.league_id is None:
         return _practice_rights(user, game)
     hit = memory.view_checks.get((user.pk, game.league_id))
-    if hit is not None and time.monotonic() - hit[1] < VIEW_CHECK_SECONDS:
+    age = VIEW_CHECK_SECONDS if max_age is None else max_age
+    if hit is not None and time.monotonic() - hit[1] < age:
         return hit[0]
     return None
 
 
-def rights(user, game) -> Rights:
-    """What ``user`` may do at ``game`` (its league's rights; a practice game's own)."""
-    found = remembered_rights(user, game)
+def rights(user, game, max_age=None) -> Rights:
+    """What ``user`` may do at ``game`` (its league's rights; a practice game's own),
+    read again when this process's are older than ``max_age`` (``remembered_rights``)."""
+    found = remembered_rights(user, game, max_age)
     if found is None:
+        forgotten = memory.forgotten_rights()
         league = game.league
         membership = membership_for(user, league)
         found = Rights(
@@ -127,12 +136,24 @@ def rights(user, game) -> Rights:
             is_member=membership is not None,
             is_admin=membership is not None and membership.is_admin,
         )
-        memory.view_checks.put((user.pk, league.pk), (found, time.monotonic()))
+        # Not kept when a change was told while this was read: it may predate it.
+        if memory.forgotten_rights() == forgotten:
+            memory.view_checks.put((user.pk, league.pk), (found, time.monotonic()))
     return found
 
 
-def may_view(user, game):
-    return rights(user, game).may_view
+def forget_rights(user_id=None, league_id=None):
+    """Drop this process's rights of ``user_id`` (None: everyone's) in ``league_id``
+    (None: every league): they changed."""
+    memory.forget_rights(
+        lambda key: (
+            (user_id is None or key[0] == user_id) and (league_id is None or key[1] == league_id)
+        )
+    )
+
+
+def may_view(user, game, max_age=None):
+    return rights(user, game, max_age).may_view
 
 
 # --- Bots on the default set-up ------------------------------------------------------

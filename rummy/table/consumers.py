@@ -36,7 +36,9 @@ from rummy.notifications import presence
 from rummy.play import broadcast
 from rummy.table import memory, rendering, sockets
 from rummy.table.access import (
+    SOCKET_RIGHTS_SECONDS,
     current_version,
+    forget_rights,
     game_at_least,
     has_bots,
     may_view,
@@ -87,20 +89,22 @@ def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=No
     """The user's frames for the game as it is now, or None if it is gone/hidden.
     With ``enforce_clock`` (on connect) a passed deadline is played first, so a page
     that opens after a missed clock tick never shows a stuck game. With ``version`` (a
-    broadcast) the game may come from what another socket of this process loaded."""
+    broadcast) the game may come from what another socket of this process loaded.
+    Rights are a socket's (``access.SOCKET_RIGHTS_SECONDS``): it is told of changes."""
+    age = SOCKET_RIGHTS_SECONDS
     if version is None:
-        game = viewable_game(user, game_id)
+        game = viewable_game(user, game_id, age)
         if game is not None:
             remember(game)
     else:
         game = game_at_least(game_id, version)
-        if game is not None and not may_view(user, game):
+        if game is not None and not may_view(user, game, age):
             game = None
     if game is None:
         return None
     if enforce_clock and deadlines.enforce_deadline(game):
-        game = viewable_game(user, game_id)
-    return rendering.render_frames(game, user, sort, flash)
+        game = viewable_game(user, game_id, age)
+    return rendering.render_frames(game, user, sort, flash, rights_age=age)
 
 
 def render_flash(message):
@@ -228,6 +232,11 @@ class GuardedConsumer(AsyncWebsocketConsumer):
                     )
                 )
         await self.close(code=sockets.CLOSE_SESSION_ENDED)
+
+    async def rights_changed(self, event):
+        """What a user may do in a league changed (``rummy.table.sockets``): this process
+        forgets what it knew of it, for every socket it holds."""
+        forget_rights(event.get("user_id"), event.get("league_id"))
 
     async def session_check(self, event=None):
         """Whether the session is still valid (closing the socket when it is not)."""
@@ -403,13 +412,15 @@ class GameConsumer(GuardedConsumer):
 
     async def _refresh_rights(self, version):
         """When the game is in memory and only this user's rights there have aged out
-        (``access.VIEW_CHECK_SECONDS``), read them again (one query, in a thread) and say
+        (``access.SOCKET_RIGHTS_SECONDS``), read them again (one query, in a thread) and say
         so: the view then renders on the event loop like any other, instead of whole in
         a thread (issue 11: about one render in six under load went that way)."""
         game = remembered_game(self.game_id, version)
-        if game is None or game.state is None or remembered_rights(self.user, game) is not None:
+        if game is None or game.state is None:
             return False
-        await database_sync_to_async(rights)(self.user, game)
+        if remembered_rights(self.user, game, SOCKET_RIGHTS_SECONDS) is not None:
+            return False
+        await database_sync_to_async(rights)(self.user, game, SOCKET_RIGHTS_SECONDS)
         return True
 
     async def _send_flash(self, message):
@@ -420,6 +431,16 @@ class GameConsumer(GuardedConsumer):
         if self.shown is not None:
             self.shown = {**self.shown, "flash": rendering.digest(html)}
         await self.send(text_data=html)
+
+    async def rights_changed(self, event):
+        """Rights in a league changed: read them again now for this game (if it is in
+        that league), so that a removed member's or a newly hidden game's page closes
+        at once and an admin's controls follow their role."""
+        await super().rights_changed(event)
+        game = memory.recent_games.get(self.game_id)
+        if self.ended or (game is not None and game.league_id != event.get("league_id")):
+            return
+        await self._send_view()
 
     async def game_updated(self, event):
         version = event.get("version", 0)

@@ -5,8 +5,8 @@ again. The sockets of one server process share instead:
 
 - ``recent_games``: the game row with its seats and users at a version (a version never
   changes once written), read by ``rummy.table.access``;
-- ``view_checks``: whether a user may watch a league, for a few seconds
-  (``rummy.table.access.may_view``), so a removed member's open socket stops soon;
+- ``view_checks``: what a user may do in a league, for a few seconds, or for a socket
+  until it is told of a change (``rummy.table.access.rights``);
 - ``fragments``: rendered fragments that hold no hand, per content and language
   (``rummy.table.presenters.fragment``);
 - ``views``: the digests of each part of a view rendered here, by the view's stamp
@@ -48,6 +48,12 @@ class Recent:
         with self._lock:
             self._values.clear()
 
+    def discard_where(self, drop):
+        """Remove every value whose key ``drop(key)`` is true of."""
+        with self._lock:
+            for key in [key for key in self._values if drop(key)]:
+                del self._values[key]
+
     def __len__(self):
         return len(self._values)
 
@@ -57,6 +63,19 @@ view_checks = Recent(50_000)  # (user id, league id) -> (allowed, checked at)
 fragments = Recent(2048)  # (template, key, language) -> HTML
 views = Recent(8192)  # stamp -> {part id: digest} (a few hundred bytes each)
 loading: dict = {}  # game id -> the asyncio task reading it
+_rights_forgotten = [0]  # how many times view_checks were told of a change
+
+
+def forgotten_rights():
+    """A number that changes whenever ``forget_rights`` runs: a read of rights that
+    began before a change was told is not kept (``rummy.table.access.rights``)."""
+    return _rights_forgotten[0]
+
+
+def forget_rights(drop):
+    """Drop the view checks whose key ``drop(key)`` is true of."""
+    _rights_forgotten[0] += 1
+    view_checks.discard_where(drop)
 
 
 def clear_all():

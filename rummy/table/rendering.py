@@ -355,21 +355,22 @@ def build_frames(ctx) -> Frames:
     return frames
 
 
-def page_context(game, user, sort, flash=None, read_draft=True):
+def page_context(game, user, sort, flash=None, read_draft=True, rights_age=None):
     """The table templates' context for ``user`` (reads rights and draft: 1-2 queries).
-    ``read_draft=False``: the caller knows no draft belongs to this version."""
+    ``read_draft=False``: the caller knows no draft belongs to this version.
+    ``rights_age``: as ``access.rights``' ``max_age``."""
     seat = play.seat_of(game, user)
     state = game.engine_state()
     draft = None
     if read_draft and seat is not None and state is not None and seat.number == state.turn:
         # Only the player to move can be arranging.
         draft = drafts.current_draft(game, seat.number)
-    rights = access.rights(user, game)
+    rights = access.rights(user, game, rights_age)
     return table_context(game, user, sort, flash, rights=rights, draft=draft)
 
 
-def render_frames(game, user, sort, flash=None) -> Frames:
-    return build_frames(page_context(game, user, sort, flash))
+def render_frames(game, user, sort, flash=None, rights_age=None) -> Frames:
+    return build_frames(page_context(game, user, sort, flash, rights_age=rights_age))
 
 
 def render_remembered(user, game_id, sort, version, draft_free=False):
@@ -384,7 +385,7 @@ def render_remembered(user, game_id, sort, version, draft_free=False):
         return None
     if game.to_move_id == user.pk and not (draft_free and game.version == version):
         return None
-    rights = access.remembered_rights(user, game)
+    rights = access.remembered_rights(user, game, access.SOCKET_RIGHTS_SECONDS)
     if rights is None or not rights.may_view:
         return None
     return build_frames(table_context(game, user, sort, rights=rights))

@@ -14,6 +14,11 @@ password change or reset, account deactivated) must not leave it working. So:
 - the table socket re-checks now and then before rendering a broadcast
   (``RECHECK_SECONDS``), which also catches sessions that simply expired.
 
+What a user may do in a league (``rummy.table.access.rights``) is kept by each process
+for its sockets; when it changes (a membership made, changed or ended; a league made
+public or invite-only) the sockets it concerns are told (``rights.changed``), forget it
+and render again at once, so a removed member's open table closes there and then.
+
 The per-user socket count lives in Django's cache (shared by all worker processes when
 it is Redis), with an expiry so that counts left by a crashed worker are forgotten.
 Only ids and a hash of the session key travel on the channel layer: a session key is
@@ -36,11 +41,14 @@ from django.contrib.auth import (
 from django.contrib.auth.signals import user_logged_out
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 from django.utils.crypto import constant_time_compare
 
-from rummy.table import dispatch
+from leagues.models import League, Membership
+from rummy.models import Game
+from rummy.play import broadcast
+from rummy.table import access, dispatch
 
 # Close codes (4000-4999 are the application's). Neither is one that the htmx ws
 # extension reconnects on, so a refused page does not hammer the server.
@@ -186,3 +194,58 @@ def _recheck_on_login_change(sender, instance, created, **kwargs):
     if getattr(instance, "_logins_changed", False):
         instance._logins_changed = False
         _send_after_commit(logins_group(instance.pk), {"type": "session.check"})
+
+
+def _tell_after_commit(user_id, league_id, groups):
+    """After commit: forget ``user_id``'s (None: everyone's) rights in ``league_id`` in
+    this process, and tell the sockets in ``groups()`` (read then) to do the same."""
+    layer = get_channel_layer()
+    message = {"type": "rights.changed", "user_id": user_id, "league_id": league_id}
+
+    def tell():
+        access.forget_rights(user_id, league_id)
+        if layer is not None:
+            async_to_sync(_send_all)(layer, [(group, message) for group in groups()])
+
+    transaction.on_commit(tell)
+
+
+async def _send_all(layer, messages):
+    for group, message in messages:
+        await layer.group_send(group, message)
+
+
+@receiver(post_save, sender=Membership, dispatch_uid="rummy.table.sockets.membership_saved")
+@receiver(post_delete, sender=Membership, dispatch_uid="rummy.table.sockets.membership_gone")
+def _tell_membership_change(sender, instance, **kwargs):
+    """A membership made, changed (its role: ``leagues.services.set_role`` saves it) or
+    ended: the user's sockets, wherever they are, forget what they knew of the league."""
+    user_id = instance.user_id
+    _tell_after_commit(user_id, instance.league_id, lambda: [logins_group(user_id)])
+
+
+@receiver(pre_save, sender=League, dispatch_uid="rummy.table.sockets.league_saving")
+def _note_visibility_change(sender, instance, **kwargs):
+    instance._visibility_changed = False
+    if instance.pk is None or instance._state.adding:
+        return
+    before = League.objects.filter(pk=instance.pk).values_list("visibility", flat=True).first()
+    instance._visibility_changed = before is not None and before != instance.visibility
+
+
+@receiver(post_save, sender=League, dispatch_uid="rummy.table.sockets.league_saved")
+def _tell_visibility_change(sender, instance, **kwargs):
+    """A league made public or invite-only: who may watch its games changed for every
+    non-member, so every socket at one of its open or running games is told."""
+    if not getattr(instance, "_visibility_changed", False):
+        return
+    instance._visibility_changed = False
+    league_id = instance.pk
+
+    def groups():
+        games = Game.objects.filter(
+            league_id=league_id, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+        ).values_list("pk", flat=True)
+        return [broadcast.game_group(game_id) for game_id in games]
+
+    _tell_after_commit(None, league_id, groups)

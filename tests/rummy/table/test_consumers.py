@@ -297,16 +297,14 @@ async def test_sockets_waiting_for_the_same_version_read_the_game_once(setup, mo
 
 
 @pytest.mark.parametrize("name", ["bob", "carol"])  # a seated admin, a watching member
-async def test_a_member_removed_from_the_league_stops_receiving_the_table(setup, name):
-    """A socket opened while its user was a member stops once they are removed: after the
-    view check (``access.rights``, remembered for VIEW_CHECK_SECONDS) has gone stale, the
-    next move closes it instead of sending the game."""
-    import time
-
+async def test_a_member_removed_from_the_league_stops_receiving_the_table_at_once(setup, name):
+    """A socket opened while its user was a member closes as soon as they are removed:
+    the removal tells the user's sockets (``rights.changed``), which read their rights
+    again there and then, without waiting for a move or for the remembered rights to
+    age (``access.SOCKET_RIGHTS_SECONDS``). The other player's socket stays."""
     from leagues import services
     from leagues.models import Membership
     from rummy import play
-    from rummy.table import access, memory
 
     game, cast = await database_sync_to_async(lambda: setup)()
     removed = cast[name]
@@ -316,7 +314,7 @@ async def test_a_member_removed_from_the_league_stops_receiving_the_table(setup,
         assert ok
         await sockets[who].receive_from()
     try:
-        # A first move while still a member: the view check is remembered.
+        # A first move while still a member: the rights are remembered.
         await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
         assert f'data-version="{game.version + 1}"' in await sockets[name].receive_from()
         await sockets["alice"].receive_from()
@@ -327,21 +325,94 @@ async def test_a_member_removed_from_the_league_stops_receiving_the_table(setup,
             services.remove_member(owner, target)
 
         await database_sync_to_async(remove)()
-        # time_machine does not move time.monotonic: age the remembered check instead.
-        key = (removed.pk, game.league_id)
-        remembered = memory.view_checks.get(key)
-        if remembered is not None:
-            stale = time.monotonic() - access.VIEW_CHECK_SECONDS - 1
-            memory.view_checks.put(key, (remembered[0], stale))
-
-        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version + 1)
-        assert f'data-version="{game.version + 2}"' in await sockets["alice"].receive_from()
         output = await sockets[name].receive_output(timeout=1)
         assert output["type"] == "websocket.close", output.get("text", "")[:200]
-        assert await sockets[name].receive_nothing(timeout=0.2)
+        assert await sockets["alice"].receive_nothing(timeout=0.2)
+        await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version + 1)
+        assert f'data-version="{game.version + 2}"' in await sockets["alice"].receive_from()
+        # (The test's client never completes the close, so the socket hears the move;
+        # it sends no view of it.)
+        while not await sockets[name].receive_nothing(timeout=0.2):
+            assert (await sockets[name].receive_output())["type"] == "websocket.close"
     finally:
         for s in sockets.values():
             await s.disconnect()
+
+
+async def test_a_role_change_is_read_again_at_once_and_other_leagues_tables_are_left_alone(
+    setup, monkeypatch
+):
+    """A member made admin: their socket forgets the remembered rights and reads them
+    again at once (an admin's controls follow the role), without a move; a change in
+    another league makes the socket read nothing."""
+    from leagues import services
+    from leagues.models import League, Membership
+    from rummy.table import access, memory
+
+    game, cast = await database_sync_to_async(lambda: setup)()
+    carol, ok = await connect(f"/ws/games/{game.pk}/", cast["carol"])
+    reads = []
+    real = access.membership_for
+    try:
+        assert ok
+        await carol.receive_from()
+        key = (cast["carol"].pk, game.league_id)
+        assert memory.view_checks.get(key)[0].is_admin is False
+
+        def promote():
+            owner = Membership.objects.get(user=cast["alice"], league=game.league_id)
+            target = Membership.objects.get(user=cast["carol"], league=game.league_id)
+            services.set_role(owner, target, Membership.Role.ADMIN)
+
+        monkeypatch.setattr(
+            access,
+            "membership_for",
+            lambda user, league: reads.append(league.pk) or real(user, league),
+        )
+        await database_sync_to_async(promote)()
+        assert await carol.receive_nothing(timeout=0.3)  # nothing on the page changed
+        assert reads == [game.league_id]
+        assert memory.view_checks.get(key)[0].is_admin is True
+
+        def join_another():
+            other = League.objects.create(name="Elsewhere", slug="elsewhere")
+            Membership.objects.create(league=other, user=cast["carol"])
+            return other.pk
+
+        other = await database_sync_to_async(join_another)()
+        assert await carol.receive_nothing(timeout=0.3)
+        assert reads == [game.league_id] and other != game.league_id
+        assert memory.view_checks.get(key) is not None  # this league's rights are kept
+    finally:
+        await carol.disconnect()
+
+
+async def test_a_league_made_invite_only_closes_its_outside_watchers_at_once(public_league, cast):
+    """A non-member watching a public league's game: when the league becomes
+    invite-only every socket at its games is told, and the outsider's closes; a
+    player's stays."""
+    from leagues.models import League
+
+    game = await database_sync_to_async(start_two)(public_league, cast)
+    alice, ok = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    dave, ok2 = await connect(f"/ws/games/{game.pk}/", cast["dave"])
+    try:
+        assert ok and ok2
+        await alice.receive_from()
+        await dave.receive_from()
+
+        def hide():
+            league = League.objects.get(pk=public_league.pk)
+            league.visibility = League.Visibility.INVITE
+            league.save()
+
+        await database_sync_to_async(hide)()
+        output = await dave.receive_output(timeout=1)
+        assert output["type"] == "websocket.close", output.get("text", "")[:200]
+        assert await alice.receive_nothing(timeout=0.2)
+    finally:
+        await alice.disconnect()
+        await dave.disconnect()
 
 
 async def test_first_frame_is_skipped_when_the_page_holds_that_view(setup):
@@ -510,7 +581,7 @@ async def test_a_broadcast_frame_costs_no_hop_into_the_sync_thread(setup, monkey
 async def test_rights_aged_out_are_read_again_and_the_frame_renders_on_the_event_loop(
     setup, monkeypatch
 ):
-    """When only the user's remembered rights have aged out (``VIEW_CHECK_SECONDS``), the
+    """When only the user's remembered rights have aged out (``SOCKET_RIGHTS_SECONDS``), the
     socket reads them again and renders the frame from memory as usual, not the whole
     view in the sync thread (``render_view``); the rights are fresh again after it."""
     import time
@@ -532,11 +603,12 @@ async def test_rights_aged_out_are_read_again_and_the_frame_renders_on_the_event
         await bob.receive_from()
         key = (cast["bob"].pk, game.league_id)
         allowed, _checked = memory.view_checks.get(key)
-        memory.view_checks.put(key, (allowed, time.monotonic() - access.VIEW_CHECK_SECONDS - 1))
+        aged = time.monotonic() - access.SOCKET_RIGHTS_SECONDS - 1
+        memory.view_checks.put(key, (allowed, aged))
         monkeypatch.setattr(consumers, "render_view", counting)
         await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
         assert f'data-version="{game.version + 1}"' in await bob.receive_from()
         assert slow == []
-        assert time.monotonic() - memory.view_checks.get(key)[1] < access.VIEW_CHECK_SECONDS
+        assert time.monotonic() - memory.view_checks.get(key)[1] < 5
     finally:
         await bob.disconnect()
