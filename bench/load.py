@@ -13,7 +13,8 @@ seconds the player whose view shows a Draw or Pass button POSTs it at once, as t
 table page's HTMX fallback does. It prints actions per second, the move-to-update
 latency (from the POST being sent to each OTHER player's socket frame showing the new
 version) at p50/p95/p99, and the throughput of the trivial ``/healthz`` view on the same
-servers as the baseline. Loopback only; bounded in clients and time; stops by itself.
+servers as the baseline, before the load and after it. Loopback only; bounded in
+clients and time; stops by itself.
 
 One file over 400 lines, on purpose: a benchmark is easier to read, copy to another
 machine and trust when everything it does is in one place, top to bottom.
@@ -337,6 +338,13 @@ async def run_load(games, servers, args):
     stats = Stats()
     limits = httpx.Limits(max_connections=args.games * 2, max_keepalive_connections=args.games)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
+        # The trivial request's cost is measured twice, before the load and after it, and
+        # the action is set against their mean: on a shared machine the same request's
+        # CPU drifts by a third from one minute to the next, and one measurement after
+        # the load made the printed ratio swing as much. A second of it first, unused:
+        # each worker's first requests warm it up.
+        await baseline(http, servers, 1.0, args.games)
+        before = await baseline(http, servers, args.baseline_seconds, args.games)
         deadline = time.monotonic() + 3600  # set properly once every socket is open
         table, players = [], []
         for index, (pk, sessions) in enumerate(games):
@@ -388,8 +396,8 @@ async def run_load(games, servers, args):
         # second of CPU for 400 sockets): counted in the baseline, it would make the
         # trivial request look dearer by a varying amount, so wait for it to end first.
         stats.settle_seconds = await settle(servers)
-        healthz = await baseline(http, servers, args.baseline_seconds, args.games)
-    return stats, elapsed, connect_seconds, healthz
+        after = await baseline(http, servers, args.baseline_seconds, args.games)
+    return stats, elapsed, connect_seconds, (before, after)
 
 
 async def settle(servers, quiet=0.02, step=0.5, limit=15.0):
@@ -449,10 +457,16 @@ def percentile(values, p):
 
 
 def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
-    healthz, healthz_cpu = baseline_result
+    (before, before_cpu), (after, after_cpu) = baseline_result
+    healthz, healthz_cpu = (before + after) / 2, (before_cpu + after_cpu) / 2
     ms = [x * 1000 for x in stats.latencies]
     post_ms = [x * 1000 for x in stats.post_times]
     rate = stats.actions / elapsed
+    per_action = stats.server_cpu / max(stats.actions, 1)
+
+    def costs(cpu):
+        return f"{per_action / cpu:.1f}" if cpu else "nan"
+
     lines = [
         f"stack={args.stack} workers={workers} players={args.players} games={args.games} "
         f"offered={'saturation' if args.rate <= 0 else f'{args.rate:g} actions/s'} "
@@ -466,15 +480,16 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
         f"p95={percentile(ms, 95):.1f} p99={percentile(ms, 99):.1f}",
         f"{'POST round trip' if args.via == 'post' else 'action to own new view'} (ms): "
         f"p50={percentile(post_ms, 50):.1f} p95={percentile(post_ms, 95):.1f}",
-        f"server CPU per action: {1000 * stats.server_cpu / max(stats.actions, 1):.1f} ms "
+        f"server CPU per action: {1000 * per_action:.1f} ms "
         f"({stats.server_cpu:.1f} CPU-s in {elapsed:.0f} s over {workers} workers; "
         f"this load generator itself: {stats.client_cpu:.1f} CPU-s)",
-        f"baseline /healthz (after {stats.settle_seconds:.1f} s for the closed sockets to"
-        f" settle): {healthz:.0f} requests/s; actions/s ÷ healthz/s = "
-        f"{rate / healthz if healthz else float('nan'):.3f}; server CPU per request "
-        f"{1000 * healthz_cpu:.1f} ms, so one action costs "
-        f"{stats.server_cpu / max(stats.actions, 1) / healthz_cpu if healthz_cpu else float('nan'):.1f}"  # noqa: E501
-        f" trivial requests",
+        f"baseline /healthz before the load and after it (after {stats.settle_seconds:.1f} s"
+        f" for the closed sockets to settle): {before:.0f} and {after:.0f} requests/s; "
+        f"actions/s ÷ healthz/s = {rate / healthz if healthz else float('nan'):.3f}; "
+        f"server CPU per request {1000 * before_cpu:.1f} and {1000 * after_cpu:.1f} ms, "
+        f"mean {1000 * healthz_cpu:.1f} ms, so one action costs {costs(healthz_cpu)} "
+        f"trivial requests ({costs(before_cpu)} against the one before, "
+        f"{costs(after_cpu)} against the one after)",
     ]
     if ms:
         lines.append(f"mean latency {statistics.mean(ms):.1f} ms")
