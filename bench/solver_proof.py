@@ -26,7 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from rummy.engine import GameState, apply_action, hand_points
-from rummy.solver import Position, solve
+from rummy.solver import Position, program, solve
 from rummy.solver.samples import play_positions, sized_position
 
 
@@ -82,6 +82,7 @@ def _chunk(args: tuple[int, int, int, float]) -> list[Row]:
     """Rows: (index, played, theirs, moved, their moved, moved proven, seconds, table
     cards, hand size)."""
     seed, start, count, tie_break = args
+    program.load()  # at once: a first solve would otherwise go on while scipy loads
     out = []
     for i, (state, seat, pos) in enumerate(positions(seed * 1_000_003 + start, count)):
         mine, theirs, moved, their_moved, sure, secs = check(state, seat, pos, tie_break)

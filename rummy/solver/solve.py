@@ -7,12 +7,13 @@ count is proven optimal (or "no meld" proven); it is False only when the time li
 the exact search short, in which case the best arrangement found so far is returned.
 ``Solution.moved_proven`` says whether no arrangement with that count moves fewer table
 cards. The tie-break is first a quick greedy search (``arrange``: an upper bound, proven
-only when it moves none), then the exact one (``fewest``), given ``tie_break`` seconds
-(``TIE_BREAK``, 5 ms by default; within the time limit): when it finishes, the answer moves
-the fewest table cards possible and ``moved_proven`` is True; when it is cut, the fewest
-found so far is returned, not proven. With a tie-break of more than a few hundredths of a
-second (hints, the proof), the greedy search runs again first with more states
-(``_wider``), since the exact one, cut short on a big table, often finds no better table.
+only when it moves none), then, given ``tie_break`` seconds (``TIE_BREAK``, 5 ms by
+default; within the time limit), an exact one: from ``PROGRAM_FROM`` (hints, the review,
+the proof) the integer program (``program``, HiGHS), which proves the fewest on nearly
+every table in that time; otherwise, or where it is cut short, the greedy search again
+with more states (``_wider``, from a few hundredths of a second) and the exact search
+(``fewest``). When one finishes, the answer moves the fewest table cards possible and
+``moved_proven`` is True; when cut, the fewest found so far is returned, not proven.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from rummy.engine.cards import (
 )
 from rummy.engine.errors import RuleError
 
-from . import search
+from . import program, search
 from .arrange import TRY_BUDGET, Arranged, arrange
 from .fewest import Fewest
 from .moved import moved_cards
@@ -56,6 +57,10 @@ QUICK = 2000
 #: did not always (docs/benchmarks.md); a caller that wants the fewest moved proven
 #: more often passes more (hints 0.25 s, the proof 0.5 s)
 TIE_BREAK = 0.005
+#: a tie-break of at least this many seconds is first given to the integer program
+#: (``program``: HiGHS proves most full tables in 20-100 ms, but sets up in a few, so
+#: the default 5 ms keeps to the searches); hints, the review and the proof qualify
+PROGRAM_FROM = 0.05
 #: the wider pass of the heuristic (``_wider``): states a try may visit per second of
 #: tie-break (at most ``WIDE_TRY``), and as many tries' worth in all as ``WIDE_TRIES``
 WIDE_STATES_PER_SECOND = 10_000
@@ -181,10 +186,33 @@ def solve(
         laid = arrange(position.table, narrow, best, stop)
         if proven and not laid.proven and tie_break > 0:
             end = min(stop, time.perf_counter() + tie_break)
-            laid = _wider(position, narrow, best, laid, tie_break, end)
+            if tie_break >= PROGRAM_FROM and program.ready():
+                laid = _program(position, settings, keep, best.value, laid, end)
+            if not laid.proven:
+                laid = _wider(position, narrow, best, laid, tie_break, end)
             if not laid.proven:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, time.perf_counter() - start, states)
+
+
+def _program(
+    pos: Position,
+    settings: Settings,
+    keep: Sequence[Card],
+    points: int,
+    laid: Arranged,
+    end: float,
+) -> Arranged:
+    """The tie-break as an integer program (``program``), when the heuristic's ``laid``
+    is not proven: its table is checked by the engine and counted by ``moved_cards``
+    before it replaces ``laid``; proven when HiGHS proved it within ``end``."""
+    found = program.fewest_moved(
+        pos, points, lambda table: _moved(pos, settings, table, points), keep, end, laid.moved
+    )
+    # ``laid`` is not proven: keep it unless the program moves fewer, or as few, proven
+    if found is None or (found.moved, not found.proven) >= (laid.moved, True):
+        return laid
+    return Arranged(found.table, laid.result, laid.counts, found.moved, found.proven)
 
 
 def _wider(

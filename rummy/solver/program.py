@@ -1,0 +1,398 @@
+"""The tie-break as an integer program: among the tables that play ``points`` (the count
+search's proven optimum), one that moves the fewest table cards, proven by HiGHS.
+
+Why an integer program here and a search for the count: the count search is fast on
+every table (p95 under 30 ms), but the exact search for the fewest moved (``fewest``)
+grows about twentyfold with each card moved and does not finish on big tables within a
+hint's time. With the points fixed, the tie-break is an assignment problem that HiGHS
+(scipy's ``milp``) proves in a few tens of milliseconds on most full tables.
+
+The model. A *meld* ``k`` is a run (R4.3: a suit, 3 to 13 positions, the ace low or
+high) or a group (R4.2: a rank, 3 or 4 suits) that the cards to be had can fill (real
+cards on the table or in the hand, and the jokers in play), with ``x[k]`` copies of it
+at the end (at most one per deck):
+
+- ``u[t]`` real ``t`` played from the hand, ``e[t]`` jokers declared ``t`` at the end;
+- every card's places are filled (R5.2 b, c): the copies holding ``t`` are the real
+  ``t`` on the table, ``u[t]`` and ``e[t]``; the jokers at the end are the table's and
+  the hand's played;
+- a table joker keeps its card unless freed (R5.2 d and its Decision): the jokers that
+  no longer stand for ``t`` (``K[t] - e[t]``) are at most the real ``t`` at the end;
+- the hand cards played are worth ``points`` (so at least one is played: R5.2 a);
+- ``y[i, k]`` partners old meld ``i`` with a copy of ``k``, one to one
+  (``rummy.solver.moved`` defines moved by such a matching), keeping the real cards
+  they share, and a joker of ``i`` where a copy holds a joker with its declaration.
+
+It maximises the cards kept; moved is the table's cards less that. Where a copy holds a
+joker for ``t`` and its partner had the real ``t``, that real card has not stayed: the
+quick model (*relaxed*) does not see it, so its figure is a bound. Its answer is made
+into a table (``_table`` puts each joker where it keeps most) and checked by the
+caller; when the table moves no more than the bound, it is proven. Otherwise the whole
+model runs (*slots*: ``q[k, t]`` jokers in the copies' places of ``t``, and what a
+joker in a partner's real place loses). The bound is all it adds: in the proof's
+positions the quick model settles almost every one, and the whole one is a few times
+slower.
+
+Written apart from the proof's integer program (``bench/solver_ilp.py``), which counts
+cards per template, finds the points itself and bounds kept jokers per declaration.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rummy.engine.cards import JOKER_AS, JOKER_PCODE, POINTS, REAL_CARDS, Card
+
+from .position import Position
+
+#: HiGHS's presolve gave two wrong "optimal" answers in 7,000 of the proof's positions
+#: (bench/solver_ilp.py), and here it makes full tables slower, not faster: off.
+PRESOLVE = False
+
+_loading: threading.Thread | None = None
+
+
+def ready() -> bool:
+    """Whether scipy's solver is imported. The first call starts its import in the
+    background and says no: the import takes about half a second, more than a hint's
+    whole time, so the solve that asked uses the searches and the next ones the
+    program. The proof and the tests call ``load`` instead."""
+    global _loading
+    if "scipy.optimize" in sys.modules and _loading is None:
+        return True
+    if _loading is None:
+        _loading = threading.Thread(target=load, name="load-scipy", daemon=True)
+        _loading.start()
+        return False
+    return not _loading.is_alive()
+
+
+def load() -> None:
+    """Import what the program needs (now, in this thread)."""
+    import scipy.optimize
+    import scipy.sparse  # noqa: F401
+
+
+Table = list[list[Card]]
+#: the caller's check of a table: the cards it moves, or None if the engine refuses it
+Check = Callable[[Table], "int | None"]
+
+
+@dataclass(frozen=True)
+class Programmed:
+    """A table found by the program: ``moved`` (as the caller's check counted it),
+    ``proven`` when no table playing the same points moves fewer."""
+
+    table: Table
+    moved: int
+    proven: bool
+
+
+def _run(suit: int, first: int, last: int) -> tuple[int, ...]:
+    """The pcodes of the run of ``suit`` from position ``first`` to ``last`` (1 is the
+    low ace, 14 the high one, R4.3)."""
+    return tuple(suit * 13 + (0 if p == 14 else p - 1) for p in range(first, last + 1))
+
+
+def _templates() -> list[tuple[int, ...]]:
+    """Every meld as the cards it holds, in order: runs of 3 to 13 (R4.3), then groups
+    of 3 and 4 suits (R4.2)."""
+    out = [
+        _run(s, a, b)
+        for s in range(4)
+        for a in range(1, 13)
+        for b in range(a + 2, min(a + 12, 14) + 1)
+    ]
+    for r in range(13):
+        out.append(tuple(s * 13 + r for s in range(4)))
+        out.extend(tuple(s * 13 + r for s in range(4) if s != leave) for leave in range(4))
+    return out
+
+
+TEMPLATES = _templates()
+
+
+def fewest_moved(
+    pos: Position,
+    points: int,
+    check: Check,
+    keep: Sequence[Card] = (),
+    deadline: float | None = None,
+    at_most: int | None = None,
+) -> Programmed | None:
+    """The table playing hand cards worth ``points`` (reachable: the count search's
+    optimum) that moves the fewest table cards, or None when none was found in time or
+    ``check`` refused what was. Past ``deadline`` (a ``perf_counter`` instant) the best
+    table found so far is returned, not proven. ``at_most``: a table known to move that
+    many (the heuristic's); telling HiGHS so prunes its search (on the proof's slowest
+    positions, about a third of the time)."""
+    model = _Model(pos, points, keep, at_most)
+    quick = model.solve(slots=False, deadline=deadline)
+    if quick is None:
+        return None
+    table, kept, optimal = quick
+    moved = check(table)
+    if moved is not None and optimal and moved <= pos.table_cards - kept:
+        return Programmed(table, moved, True)
+    best = None if moved is None else Programmed(table, moved, False)
+    if not optimal or not model.jokers:
+        # cut short; or without jokers the quick model is the whole one, and a table it
+        # found that does not keep what it counted is a fault the check caught
+        return best
+    whole = model.solve(slots=True, deadline=deadline)
+    if whole is None:
+        return best
+    table, kept, optimal = whole
+    moved = check(table)
+    if moved is None:
+        return best
+    if optimal and moved == pos.table_cards - kept:
+        return Programmed(table, moved, True)
+    if best is None or moved < best.moved:
+        return Programmed(table, moved, False)
+    return best
+
+
+class _Model:
+    """The integer program of one position, built once, solved quick or whole."""
+
+    def __init__(
+        self, pos: Position, points: int, keep: Sequence[Card], at_most: int | None = None
+    ) -> None:
+        self.pos = pos
+        self.points = points
+        self.at_most = at_most
+        self.real = Counter(c.pcode for m in pos.table for c in m if not c.joker)  # R[t]
+        self.declared = Counter(c.ecode for m in pos.table for c in m if c.joker)  # K[t]
+        hand = Counter(c.pcode for c in pos.hand) - Counter(c.pcode for c in keep)
+        self.hand_jokers = hand.pop(JOKER_PCODE, 0)
+        self.hand = hand
+        self.table_jokers = sum(self.declared.values())
+        self.jokers = self.table_jokers + self.hand_jokers
+        # the melds, and how many copies the cards to be had allow (a copy needs each
+        # of its cards once more: a real one or a joker)
+        self.melds: list[tuple[int, ...]] = []
+        self.most: list[int] = []
+        for tpl in TEMPLATES:
+            copies = 0
+            for copy in range(1, pos.decks + 1):
+                short = sum(max(0, copy - self.real[t] - hand[t]) for t in tpl)
+                if short > self.jokers:
+                    break
+                copies = copy
+            if copies:
+                self.melds.append(tpl)
+                self.most.append(copies)
+        self.old_real = [{c.pcode for c in m if not c.joker} for m in pos.table]
+        self.old_joker = [{c.ecode for c in m if c.joker} for m in pos.table]
+
+    def solve(self, slots: bool, deadline: float | None) -> tuple[Table, int, bool] | None:
+        """(the table, the cards the model counts kept, whether HiGHS proved that the
+        most), or None when it found nothing in time."""
+        import numpy as np
+        from scipy.optimize import Bounds, LinearConstraint, milp
+
+        lp = _Program()
+        self._write(lp, slots)
+        if self.at_most is not None:
+            # kept at least the table's cards less those a known table moves
+            kept = [(c, v) for c, v in enumerate(lp.cost) if v]
+            lp.row(kept, -float("inf"), -(self.pos.table_cards - self.at_most))
+        options: dict[str, Any] = {"presolve": PRESOLVE}
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            options["time_limit"] = left
+        res = milp(
+            np.array(lp.cost),
+            constraints=LinearConstraint(lp.matrix(), lp.low, lp.high),
+            integrality=np.array(lp.integral),
+            bounds=Bounds(np.array(lp.lo), np.array(lp.hi)),
+            options=options,
+        )
+        if res.x is None or res.status not in (0, 1):
+            return None
+        values = [round(v) for v in res.x]
+        chosen = {key: v for (kind, key), v in zip(lp.cols, values, strict=True) if v > 0}
+        return self._table(chosen, slots), round(-res.fun), res.status == 0
+
+    def _write(self, lp: _Program, slots: bool) -> None:
+        inf = float("inf")
+        n = len(self.melds)
+        real, hand, declared, jokers = self.real, self.hand, self.declared, self.jokers
+        X = [lp.var(("x", k), 0, self.most[k]) for k in range(n)]
+        U = {t: lp.var(("u", t), 0, hand[t]) for t in range(52) if hand[t]}
+        E = {t: lp.var(("e", t), 0, jokers) for t in range(52)} if jokers else {}
+        Q = {}
+        if slots and jokers:
+            Q = {
+                (k, t): lp.var(("q", k, t), 0, min(self.most[k], jokers))
+                for k, tpl in enumerate(self.melds)
+                for t in tpl
+            }
+        holding: dict[int, list[int]] = {t: [] for t in range(52)}
+        for k, tpl in enumerate(self.melds):
+            for t in tpl:
+                holding[t].append(k)
+        for t in range(52):
+            # the copies holding t: the real t on the table, u[t], and e[t] jokers
+            terms = [(X[k], 1.0) for k in holding[t]]
+            if t in U:
+                terms.append((U[t], -1.0))
+            if t in E:
+                terms.append((E[t], -1.0))
+            lp.row(terms, real[t], real[t])
+            if Q:
+                lp.row([(Q[k, t], 1.0) for k in holding[t]] + [(E[t], -1.0)], 0, 0)
+            if declared[t]:
+                # R5.2 d: K[t] - e[t] jokers freed need as many real t at the end
+                freed = [(E[t], 1.0)] + ([(U[t], 1.0)] if t in U else [])
+                lp.row(freed, declared[t] - real[t], inf)
+        for (k, _t), v in Q.items():
+            lp.row([(v, 1.0), (X[k], -1.0)], -inf, 0)
+        if E:
+            lp.row([(v, 1.0) for v in E.values()], self.table_jokers, jokers)
+        # the points played: the hand's real cards, 25 for each hand joker (R7.1)
+        worth = [(U[t], float(POINTS[t])) for t in U] + [(v, 25.0) for v in E.values()]
+        fixed = self.points + 25 * self.table_jokers
+        lp.row(worth, fixed, fixed)
+
+        # the partners, and the cards they keep
+        partners: dict[int, list[tuple[int, int]]] = {}
+        for i in range(len(self.pos.table)):
+            reals, jokes = self.old_real[i], self.old_joker[i]
+            near = sorted({k for t in reals | jokes for k in holding[t]})
+            ys = []
+            for k in near:
+                shared = len(reals.intersection(self.melds[k]))
+                y = lp.var(("y", i, k), 0, 1, -float(shared))
+                ys.append((y, 1.0))
+                partners.setdefault(k, []).append((i, y))
+            if ys:
+                lp.row(ys, 0, 1)
+        kept_jokers: dict[int, list[tuple[int, float]]] = {}
+        for k, pairs in partners.items():
+            lp.row([(y, 1.0) for _i, y in pairs] + [(X[k], -1.0)], -inf, 0)
+            for t in self.melds[k] if jokers else ():
+                with_joker = [(y, -1.0) for i, y in pairs if t in self.old_joker[i]]
+                if with_joker:
+                    kept = lp.var(("j", k, t), 0, inf, -1.0, integral=False)
+                    lp.row([(kept, 1.0)] + with_joker, -inf, 0)
+                    if Q:
+                        lp.row([(kept, 1.0), (Q[k, t], -1.0)], -inf, 0)
+                    else:
+                        kept_jokers.setdefault(t, []).append((kept, 1.0))
+                with_real = [(y, -1.0) for i, y in pairs if t in self.old_real[i]]
+                if Q and with_real:
+                    # of the x copies, q hold a joker at t: they go to partners with a
+                    # joker for t, then to copies without a partner, and only then to
+                    # partners with the real t, which lose it: q + those partners - x
+                    loss = lp.var(("l", k, t), 0, inf, 1.0, integral=False)
+                    lp.row([(loss, 1.0), (Q[k, t], -1.0), (X[k], 1.0)] + with_real, 0, inf)
+        for t, kept_t in kept_jokers.items():
+            # quick: the jokers kept for t are at most the jokers for t at the end
+            lp.row(kept_t + [(E[t], -1.0)], -inf, 0)
+
+    def _table(self, chosen: dict[tuple[Any, ...], int], slots: bool) -> Table:
+        """The melds chosen, each old meld's partner in its place (a group in the old
+        meld's order), the new ones after them. The jokers declared ``t`` go into the
+        copies holding ``t`` where they keep most: a partner that had a joker for ``t``
+        first, then a copy without a partner, then one whose partner had not the real
+        ``t``, last one whose partner had it (the whole model says how many each meld
+        holds; the quick one only how many there are)."""
+        copies: dict[int, list[int | None]] = {}
+        for key in chosen:
+            if key[0] == "y":
+                copies.setdefault(key[2], []).append(key[1])
+        for key, v in chosen.items():
+            if key[0] == "x":
+                owners = copies.setdefault(key[1], [])
+                owners += [None] * (v - len(owners))
+        cards = {
+            k: [[REAL_CARDS[t] for t in self.melds[k]] for _ in owners]
+            for k, owners in copies.items()
+        }
+
+        def rank(k: int, n: int, t: int) -> int:
+            i = copies[k][n]
+            if i is None:
+                return 1
+            if t in self.old_joker[i]:
+                return 0
+            return 3 if t in self.old_real[i] else 2
+
+        for key, v in chosen.items():
+            if key[0] != "e":
+                continue
+            t = key[1]
+            places = [(k, n) for k in copies for n in range(len(copies[k])) if t in self.melds[k]]
+            # the whole model says how many go into each meld
+            quota = {k: chosen.get(("q", k, t), 0) if slots else v for k, _ in places}
+            places.sort(key=lambda p: rank(p[0], p[1], t))
+            left = v
+            for k, n in places:
+                if left and quota[k]:
+                    cards[k][n][self.melds[k].index(t)] = JOKER_AS[t]
+                    quota[k] -= 1
+                    left -= 1
+        placed: dict[int, list[Card]] = {}
+        new: Table = []
+        for k, owners in copies.items():
+            group = len({t % 13 for t in self.melds[k]}) == 1
+            for i, meld in zip(owners, cards[k], strict=True):
+                if i is None:
+                    new.append(meld)
+                    continue
+                if group:
+                    order = {c.ecode: n for n, c in enumerate(self.pos.table[i])}
+                    meld.sort(key=lambda c: order.get(c.ecode, len(order)))
+                placed[i] = meld
+        return [placed[i] for i in sorted(placed)] + new
+
+
+class _Program:
+    """A mixed integer program written row by row: ``var`` adds a column (its bounds,
+    its cost, minimised), ``row`` a constraint ``a <= sum(terms) <= b``."""
+
+    def __init__(self) -> None:
+        self.cols: list[tuple[str, tuple[Any, ...]]] = []
+        self.lo: list[float] = []
+        self.hi: list[float] = []
+        self.cost: list[float] = []
+        self.integral: list[int] = []
+        self.rows: list[list[tuple[int, float]]] = []
+        self.low: list[float] = []
+        self.high: list[float] = []
+
+    def var(
+        self, key: tuple[Any, ...], lo: float, hi: float, cost: float = 0.0, integral: bool = True
+    ) -> int:
+        self.cols.append((key[0], key))
+        self.lo.append(lo)
+        self.hi.append(hi)
+        self.cost.append(cost)
+        self.integral.append(1 if integral else 0)
+        return len(self.cols) - 1
+
+    def row(self, terms: list[tuple[int, float]], a: float, b: float) -> None:
+        self.rows.append(terms)
+        self.low.append(a)
+        self.high.append(b)
+
+    def matrix(self) -> Any:
+        from scipy.sparse import coo_array
+
+        data, ri, ci = [], [], []
+        for r, terms in enumerate(self.rows):
+            for c, a in terms:
+                ri.append(r)
+                ci.append(c)
+                data.append(a)
+        return coo_array((data, (ri, ci)), shape=(len(self.rows), len(self.cols))).tocsr()

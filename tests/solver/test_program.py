@@ -1,0 +1,247 @@
+"""The tie-break as an integer program (rummy.solver.program): the fewest table cards
+moved among the tables that play the optimal points, proven by HiGHS. Every table it
+gives is applied through the engine, and its figure checked against the proof's own
+integer program (bench/solver_ilp.py, written apart) and the exact matching of
+rummy.solver.moved."""
+
+import importlib
+import random
+import threading
+import time
+
+import pytest
+
+from bench.solver_ilp import best_played_and_moved
+from rummy.engine import DEFAULT_SETTINGS, Settings, apply_action, hand_points, parse_cards
+from rummy.solver import Position, program, solve
+from rummy.solver.moved import moved_cards
+from rummy.solver.samples import play_positions, sized_position
+from rummy.solver.solve import _moved, position_state
+
+from .test_tie_break import GAPS
+
+# the module (the package's ``solve`` is its function)
+solve_module = importlib.import_module("rummy.solver.solve")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _scipy_loaded():
+    program.load()
+
+
+def _best_points(pos, settings):
+    sol = solve(pos, settings, time_limit=60, tie_break=0)
+    assert sol.found and sol.proven
+    return hand_points(pos.hand) - sol.count
+
+
+def _fewest(pos, settings=DEFAULT_SETTINGS, points=None, deadline=None):
+    points = _best_points(pos, settings) if points is None else points
+    return program.fewest_moved(
+        pos, points, lambda table: _moved(pos, settings, table, points), deadline=deadline
+    )
+
+
+def _accepted(pos, settings, table, points):
+    """The engine takes ``table`` as the meld, and the hand cards it adds are worth
+    ``points``."""
+    state = position_state(pos.table, pos.hand, settings)
+    action = {"do": "meld", "table": [" ".join(str(c) for c in m) for m in table], "knock": False}
+    after = apply_action(state, 0, action)
+    left = parse_cards(after.last_round["hands"][0]) if after.round_over else after.hands[0]
+    assert hand_points(pos.hand) - hand_points(left) == points
+    return after
+
+
+@pytest.mark.parametrize(
+    "table,hand,fewest",
+    [
+        # a lay-off moves nothing
+        (["7H 8H 9H"], "10H JH 2C", 0),
+        # two runs end to end stay two runs
+        (["3H 4H 5H", "6H 7H 8H"], "9H 2C", 0),
+        # a second 7H splits the run: 8H 9H move
+        (["5H 6H 7H 8H 9H"], "7H KC", 2),
+        # the 4C and 4D come off a group of four and a run of four
+        (["4D 5D 6D 7D", "4H 4S 4C 4D"], "4C 8D", 2),
+        # the real 9H frees the joker, declared again at once (it moved)
+        (["8H *9H 10H", "4C 5C 6C"], "9H 7C", 1),
+        # a table joker may move to another meld keeping its card: here it stays
+        (["8H *9H 10H"], "JH QH", 0),
+        # a hand joker takes any declaration
+        (["4S 5S 6S"], "* 9D", 0),
+        # a run of 13 (ace low to king) takes no more; the 2H starts a new meld
+        (["AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"], "2H 2S 2D", 0),
+        # the joker's real card is on the table already (R5.2 d, Decision): it leaves
+        # its group for the joker's place in the run, and the joker freed makes a group
+        # of kings with the hand's two (moved: the 5D and the joker)
+        (["3D 4D *5D 6D", "5D 5S 5C 5H"], "KS KD", 2),
+        # the 9H joins the nines; the joker declared 9H need not move (two decks), where
+        # the quick search frees it and moves it
+        (["8H *9H 10H", "4C 5C 6C", "9C 9S *9D"], "9H 7C", 0),
+    ],
+)
+def test_the_fewest_moved_proven(table, hand, fewest):
+    pos = Position.of(table, hand)
+    settings = Settings()
+    points = _best_points(pos, settings)
+    found = _fewest(pos, settings, points)
+    assert found is not None
+    assert (found.moved, found.proven) == (fewest, True)
+    after = _accepted(pos, settings, found.table, points)
+    assert moved_cards(pos.table, after.table) == fewest
+    assert best_played_and_moved(pos) == (points, fewest)
+
+
+@pytest.mark.parametrize("table,hand,decks,fewest,greedy", GAPS)
+def test_where_the_search_ran_out_of_time_the_program_proves_the_fewest(
+    table, hand, decks, fewest, greedy
+):
+    pos = Position.of(table, hand, decks=decks)
+    found = _fewest(pos)
+    assert found is not None
+    assert (found.moved, found.proven) == (fewest, True)
+
+
+def test_random_positions_agree_with_the_proofs_integer_program():
+    """Positions from whole rounds and sized tables up to about 90 cards: the figure is
+    the second method's fewest, proven, and the table is the engine's."""
+    rng = random.Random(20261203)
+    checked = 0
+    while checked < 24:
+        if checked % 2:
+            try:
+                state, _seat, pos = sized_position(
+                    rng, rng.choice([20, 40, 60, 80]), rng.randint(10, 20), players=4
+                )
+            except IndexError:  # the round's unseen cards ran out: draw again
+                continue
+        else:
+            state, _seat, pos = next(
+                (s, t, p) for s, t, p in play_positions(rng) if rng.random() < 0.2
+            )
+        settings = state.settings
+        sol = solve(pos, settings, time_limit=60, tie_break=0)
+        if not sol.found:
+            continue
+        points = hand_points(pos.hand) - sol.count
+        found = _fewest(pos, settings, points)
+        assert found is not None and found.proven
+        assert best_played_and_moved(pos) == (points, found.moved)
+        assert found.moved <= sol.moved
+        _accepted(pos, settings, found.table, points)
+        checked += 1
+
+
+def test_the_whole_model_gives_what_the_quick_one_bounds():
+    # the quick model does not see where a joker stands; its bound is met here, and the
+    # whole model (each copy's joker places) says the same
+    pos = Position.of(["8H *9H 10H", "4C 5C 6C", "9C 9S *9D"], "9H 7C")
+    points = _best_points(pos, Settings())
+    model = program._Model(pos, points, ())
+    quick = model.solve(slots=False, deadline=None)
+    whole = model.solve(slots=True, deadline=None)
+    assert quick is not None and whole is not None
+    assert quick[1] == whole[1] == pos.table_cards
+    assert quick[2] and whole[2]
+    for table, kept, _optimal in (quick, whole):
+        assert _moved(pos, Settings(), table, points) == pos.table_cards - kept == 0
+
+
+def test_a_quick_table_that_keeps_less_than_it_counted_goes_to_the_whole_model(monkeypatch):
+    pos = Position.of(["8H *9H 10H", "4C 5C 6C"], "9H 7C")
+    calls = []
+    real = program._Model.solve
+
+    def spy(self, slots, deadline):
+        calls.append(slots)
+        return real(self, slots, deadline)
+
+    monkeypatch.setattr(program._Model, "solve", spy)
+    counted = iter([5, 1])  # the first table "moves" more than its bound of 1
+
+    found = program.fewest_moved(pos, 16, lambda table: next(counted))
+    assert calls == [False, True]
+    assert found is not None and (found.moved, found.proven) == (1, True)
+
+
+def test_a_table_the_engine_refuses_is_not_returned():
+    pos = Position.of(["8H *9H 10H", "4C 5C 6C"], "9H 7C")
+    assert program.fewest_moved(pos, 16, lambda table: None) is None
+
+
+def test_past_its_deadline_it_gives_nothing():
+    pos = Position.of(["8H *9H 10H", "4C 5C 6C"], "9H 7C")
+    assert _fewest(pos, deadline=time.perf_counter() - 1) is None
+
+
+def test_cut_short_it_returns_the_best_found_not_proven(monkeypatch):
+    from scipy import optimize
+
+    table, hand, decks, fewest, _greedy = GAPS[0]
+    pos = Position.of(table, hand, decks=decks)
+    real = optimize.milp
+
+    def time_limited(*args, **kwargs):
+        res = real(*args, **kwargs)
+        res.status = 1  # as HiGHS says when its time limit stops it with a table
+        return res
+
+    monkeypatch.setattr(optimize, "milp", time_limited)
+    found = _fewest(pos)
+    assert found is not None
+    assert (found.moved, found.proven) == (fewest, False)
+
+
+def test_solve_gives_the_program_a_hints_tie_break():
+    table, hand, decks, fewest, greedy = GAPS[-1]
+    pos = Position.of(table, hand, decks=decks)
+    sol = solve(pos, Settings(), tie_break=0.25)
+    assert (sol.moved, sol.moved_proven) == (fewest, True)
+    assert fewest < greedy
+
+
+def test_solve_keeps_the_default_tie_break_to_the_searches(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("the program ran")
+
+    monkeypatch.setattr(program, "fewest_moved", fail)
+    table, hand, decks, _fewest, _greedy = GAPS[-1]
+    sol = solve(Position.of(table, hand, decks=decks), Settings())
+    assert sol.found and sol.proven
+
+
+def test_solve_keeps_the_searches_answer_when_the_program_finds_nothing(monkeypatch):
+    monkeypatch.setattr(program, "fewest_moved", lambda *a, **k: None)
+    monkeypatch.setattr(solve_module, "_wider", lambda pos, counts, best, laid, tb, end: laid)
+    monkeypatch.setattr(solve_module, "_fewest", lambda *a: a[4])
+    table, hand, decks, _fewest, greedy = GAPS[-2]
+    sol = solve(Position.of(table, hand, decks=decks), Settings(), tie_break=0.25)
+    assert (sol.moved, sol.moved_proven) == (greedy, False)
+
+
+def test_scipy_is_loaded_in_the_background_the_first_time(monkeypatch):
+    """A solve that finds scipy not yet imported does not wait for it (half a second,
+    more than a hint has): it starts the import and uses the searches."""
+    go = threading.Event()
+    monkeypatch.setattr(program, "_loading", None)
+    monkeypatch.setattr(program, "load", go.wait)
+    monkeypatch.delitem(program.sys.modules, "scipy.optimize")
+    assert program.ready() is False
+    assert program.ready() is False  # still importing
+    go.set()
+    program._loading.join(5)
+    assert program.ready() is True
+
+
+def test_told_of_a_table_moving_fewer_than_possible_it_finds_none():
+    # the fewest here is 2 (the 5D and the joker): a bound of 1 leaves HiGHS no table
+    pos = Position.of(["3D 4D *5D 6D", "5D 5S 5C 5H"], "KS KD")
+    points = _best_points(pos, Settings())
+
+    def check(table):
+        return _moved(pos, Settings(), table, points)
+
+    assert program.fewest_moved(pos, points, check, at_most=1) is None
+    found = program.fewest_moved(pos, points, check, at_most=2)
+    assert found is not None and (found.moved, found.proven) == (2, True)
