@@ -10,7 +10,9 @@ hint's time. With the points fixed, the tie-break is an assignment problem that 
 The model. A *meld* ``k`` is a run (R4.3: a suit, 3 to 13 positions, the ace low or
 high) or a group (R4.2: a rank, 3 or 4 suits) that the cards to be had can fill (real
 cards on the table or in the hand, and the jokers in play), with ``x[k]`` copies of it
-at the end (at most one per deck):
+at the end (at most one per deck). A run of 6 or more is left out unless some old meld
+could need it whole (``_unsplittable``): that keeps a third of the runs, and HiGHS has
+fewer near-equal tables to choose between.
 
 - ``u[t]`` real ``t`` played from the hand, ``e[t]`` jokers declared ``t`` at the end;
 - every card's places are filled (R5.2 b, c): the copies holding ``t`` are the real
@@ -124,15 +126,12 @@ def fewest_moved(
     check: Check,
     keep: Sequence[Card] = (),
     deadline: float | None = None,
-    at_most: int | None = None,
 ) -> Programmed | None:
     """The table playing hand cards worth ``points`` (reachable: the count search's
     optimum) that moves the fewest table cards, or None when none was found in time or
     ``check`` refused what was. Past ``deadline`` (a ``perf_counter`` instant) the best
-    table found so far is returned, not proven. ``at_most``: a table known to move that
-    many (the heuristic's); telling HiGHS so prunes its search (on the proof's slowest
-    positions, about a third of the time)."""
-    model = _Model(pos, points, keep, at_most)
+    table found so far is returned, not proven."""
+    model = _Model(pos, points, keep)
     quick = model.solve(slots=False, deadline=deadline)
     if quick is None:
         return None
@@ -162,12 +161,9 @@ def fewest_moved(
 class _Model:
     """The integer program of one position, built once, solved quick or whole."""
 
-    def __init__(
-        self, pos: Position, points: int, keep: Sequence[Card], at_most: int | None = None
-    ) -> None:
+    def __init__(self, pos: Position, points: int, keep: Sequence[Card]) -> None:
         self.pos = pos
         self.points = points
-        self.at_most = at_most
         self.real = Counter(c.pcode for m in pos.table for c in m if not c.joker)  # R[t]
         self.declared = Counter(c.ecode for m in pos.table for c in m if c.joker)  # K[t]
         hand = Counter(c.pcode for c in pos.hand) - Counter(c.pcode for c in keep)
@@ -175,11 +171,15 @@ class _Model:
         self.hand = hand
         self.table_jokers = sum(self.declared.values())
         self.jokers = self.table_jokers + self.hand_jokers
+        # an old meld's cards, a joker by its declaration
+        self.olds = olds = [{c.ecode for c in m} for m in pos.table]
         # the melds, and how many copies the cards to be had allow (a copy needs each
         # of its cards once more: a real one or a joker)
         self.melds: list[tuple[int, ...]] = []
         self.most: list[int] = []
         for tpl in TEMPLATES:
+            if len(tpl) >= 6 and not any(_unsplittable(tpl, old) for old in olds):
+                continue
             copies = 0
             for copy in range(1, pos.decks + 1):
                 short = sum(max(0, copy - self.real[t] - hand[t]) for t in tpl)
@@ -200,10 +200,6 @@ class _Model:
 
         lp = _Program()
         self._write(lp, slots)
-        if self.at_most is not None:
-            # kept at least the table's cards less those a known table moves
-            kept = [(c, v) for c, v in enumerate(lp.cost) if v]
-            lp.row(kept, -float("inf"), -(self.pos.table_cards - self.at_most))
         options: dict[str, Any] = {"presolve": PRESOLVE}
         if deadline is not None:
             left = deadline - time.perf_counter()
@@ -271,6 +267,8 @@ class _Model:
             near = sorted({k for t in reals | jokes for k in holding[t]})
             ys = []
             for k in near:
+                if len(self.melds[k]) >= 6 and not _unsplittable(self.melds[k], self.olds[i]):
+                    continue  # it would split, keeping i's cards: no partner of i
                 shared = len(reals.intersection(self.melds[k]))
                 y = lp.var(("y", i, k), 0, 1, -float(shared))
                 ys.append((y, 1.0))
@@ -355,6 +353,17 @@ class _Model:
                     meld.sort(key=lambda c: order.get(c.ecode, len(order)))
                 placed[i] = meld
         return [placed[i] for i in sorted(placed)] + new
+
+
+def _unsplittable(run: tuple[int, ...], old: set[int]) -> bool:
+    """Whether a table holding ``run`` (6 cards or more) with ``old`` as its partner
+    needs it whole. Otherwise the run splits into two runs of 3 or more, one holding
+    every card it shares with ``old`` (its partner still) and one without a partner:
+    the same cards, as many kept, so some table moving the fewest holds no such run
+    (and none without a partner: it splits into runs of 3 to 5). The cards shared can
+    all go to one side unless they reach into the first three and the last three."""
+    shared = [n for n, t in enumerate(run) if t in old]
+    return bool(shared) and shared[0] <= 2 and shared[-1] >= len(run) - 3
 
 
 class _Program:

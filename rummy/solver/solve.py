@@ -207,7 +207,7 @@ def _program(
     is not proven: its table is checked by the engine and counted by ``moved_cards``
     before it replaces ``laid``; proven when HiGHS proved it within ``end``."""
     found = program.fewest_moved(
-        pos, points, lambda table: _moved(pos, settings, table, points), keep, end, laid.moved
+        pos, points, lambda table: _moved(pos, settings, table, points), keep, end
     )
     # ``laid`` is not proven: keep it unless the program moves fewer, or as few, proven
     if found is None or (found.moved, not found.proven) >= (laid.moved, True):

@@ -232,16 +232,3 @@ def test_scipy_is_loaded_in_the_background_the_first_time(monkeypatch):
     go.set()
     program._loading.join(5)
     assert program.ready() is True
-
-
-def test_told_of_a_table_moving_fewer_than_possible_it_finds_none():
-    # the fewest here is 2 (the 5D and the joker): a bound of 1 leaves HiGHS no table
-    pos = Position.of(["3D 4D *5D 6D", "5D 5S 5C 5H"], "KS KD")
-    points = _best_points(pos, Settings())
-
-    def check(table):
-        return _moved(pos, Settings(), table, points)
-
-    assert program.fewest_moved(pos, points, check, at_most=1) is None
-    found = program.fewest_moved(pos, points, check, at_most=2)
-    assert found is not None and (found.moved, found.proven) == (2, True)

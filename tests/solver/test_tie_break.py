@@ -2,6 +2,7 @@
 moved (rummy.solver.moved defines it). Each answer is applied through the engine, and
 its figure is checked against the integer program's fewest (bench/solver_ilp.py)."""
 
+import importlib
 import time
 
 import pytest
@@ -22,6 +23,16 @@ from rummy.solver.solve import (
     _playable,
     position_state,
 )
+
+solve_module = importlib.import_module("rummy.solver.solve")
+
+
+@pytest.fixture(autouse=True)
+def _searches_only(monkeypatch):
+    """These tests are the searches' (``arrange``, ``_wider``, ``fewest``): the integer
+    program, which a tie-break of 0.05 s or more is given first, has its own
+    (test_program.py)."""
+    monkeypatch.setattr(solve_module, "PROGRAM_FROM", float("inf"))
 
 
 def melds(text):
