@@ -24,8 +24,9 @@ import statistics
 import time
 import tracemalloc
 
-from rummy.solver import TIE_BREAK, program, solve
+from rummy.solver import program, solve
 from rummy.solver.samples import sized_position
+from rummy.solver.solve import TIE_BREAK
 
 TABLES = (0, 20, 40, 60, 80)
 HANDS = (10, 15, 20)
