@@ -14,7 +14,8 @@ samples.play_positions), and as many again with a table of 0 to about 90 cards a
 hand of 10 to 20 dealt from the unseen cards (``sized_position``). The solver runs
 without its time limit here (it must prove every count); its exact tie-break gets
 ``--tie-break`` seconds a position (past them its figure is not claimed proven, and one
-above the fewest is a gap). Exit status 1 on any mismatch.
+above the fewest is a gap; with ``--tie-break 5`` there were none in 10,000, at 0.5 s a
+few). Exit status 1 on any mismatch.
 """
 
 from __future__ import annotations
