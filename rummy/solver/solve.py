@@ -8,8 +8,8 @@ the exact search short, in which case the best arrangement found so far is retur
 ``Solution.moved_proven`` says whether no arrangement with that count moves fewer table
 cards. The tie-break is first a quick greedy search (``arrange``: an upper bound, proven
 only when it moves none), then, given ``tie_break`` seconds (``TIE_BREAK``, 5 ms by
-default; within the time limit), an exact one: from ``PROGRAM_FROM`` (hints, the review,
-the proof) the integer program (``program``, HiGHS), which proves the fewest on nearly
+default; within the time limit), an exact one: from ``PROGRAM_FROM`` (hints, the proof)
+the integer program (``program``, HiGHS), which proves the fewest on nearly
 every table in that time; otherwise, or where it is cut short, the greedy search again
 with more states (``_wider``, from a few hundredths of a second) and the exact search
 (``fewest``). When one finishes, the answer moves the fewest table cards possible and
@@ -59,7 +59,7 @@ QUICK = 2000
 TIE_BREAK = 0.005
 #: a tie-break of at least this many seconds is first given to the integer program
 #: (``program``: HiGHS proves most full tables in 20-100 ms, but sets up in a few, so
-#: the default 5 ms keeps to the searches); hints, the review and the proof qualify
+#: the default 5 ms keeps to the searches); hints (0.25 s) and the proof qualify
 PROGRAM_FROM = 0.05
 #: the wider pass of the heuristic (``_wider``): states a try may visit per second of
 #: tie-break (at most ``WIDE_TRY``), and as many tries' worth in all as ``WIDE_TRIES``
