@@ -431,3 +431,26 @@ def test_the_wider_pass_also_freezes_the_smallest_melds_first():
     sol = solve(pos, Settings(), tie_break=0.5)
     assert sol.moved == smallest.moved == best_played_and_moved(pos)[1]
     _applied(pos, Settings(), sol)
+
+
+def test_a_short_tie_break_does_not_start_the_exact_search_on_a_big_table(monkeypatch):
+    """On 50 table cards or more the default's 5 ms would go to the exact search's
+    set-up: the greedy answer stands, not proven, without it."""
+    started = []
+    real = solve_module._fewest
+
+    def spy(*args):
+        started.append(args[0].table_cards)
+        return real(*args)
+
+    monkeypatch.setattr(solve_module, "_fewest", spy)
+    big = Position.of(BIG_TABLE, BIG_HAND)
+    assert big.table_cards >= solve_module.SHORT_SEARCH_BELOW
+    sol = solve(big, Settings())
+    assert sol.proven and not sol.moved_proven and started == []
+    # given longer, it does
+    solve(big, Settings(), tie_break=0.02)
+    assert started == [big.table_cards]
+    # and on a small table the default's 5 ms goes to it
+    solve(Position.of(["10D JD QD KD AD"], "AH 10C AS 10H AC"), Settings())
+    assert started[-1] == 5
