@@ -171,15 +171,22 @@ class _Model:
         self.hand = hand
         self.table_jokers = sum(self.declared.values())
         self.jokers = self.table_jokers + self.hand_jokers
+        self.old_real = [{c.pcode for c in m if not c.joker} for m in pos.table]
+        self.old_joker = [{c.ecode for c in m if c.joker} for m in pos.table]
         # an old meld's cards, a joker by its declaration
-        self.olds = olds = [{c.ecode for c in m} for m in pos.table]
+        olds = [r | j for r, j in zip(self.old_real, self.old_joker, strict=True)]
         # the melds, and how many copies the cards to be had allow (a copy needs each
         # of its cards once more: a real one or a joker)
         self.melds: list[tuple[int, ...]] = []
         self.most: list[int] = []
+        # a run of 6 or more: the old melds that may partner it (those needing it whole)
+        self.whole_for: dict[int, set[int]] = {}
         for tpl in TEMPLATES:
-            if len(tpl) >= 6 and not any(_unsplittable(tpl, old) for old in olds):
-                continue
+            needs = set()
+            if len(tpl) >= 6:
+                needs = {i for i, old in enumerate(olds) if _unsplittable(tpl, old)}
+                if not needs:
+                    continue
             copies = 0
             for copy in range(1, pos.decks + 1):
                 short = sum(max(0, copy - self.real[t] - hand[t]) for t in tpl)
@@ -187,10 +194,10 @@ class _Model:
                     break
                 copies = copy
             if copies:
+                if needs:
+                    self.whole_for[len(self.melds)] = needs
                 self.melds.append(tpl)
                 self.most.append(copies)
-        self.old_real = [{c.pcode for c in m if not c.joker} for m in pos.table]
-        self.old_joker = [{c.ecode for c in m if c.joker} for m in pos.table]
 
     def solve(self, slots: bool, deadline: float | None) -> tuple[Table, int, bool] | None:
         """(the table, the cards the model counts kept, whether HiGHS proved that the
@@ -267,7 +274,7 @@ class _Model:
             near = sorted({k for t in reals | jokes for k in holding[t]})
             ys = []
             for k in near:
-                if len(self.melds[k]) >= 6 and not _unsplittable(self.melds[k], self.olds[i]):
+                if k in self.whole_for and i not in self.whole_for[k]:
                     continue  # it would split, keeping i's cards: no partner of i
                 shared = len(reals.intersection(self.melds[k]))
                 y = lp.var(("y", i, k), 0, 1, -float(shared))
