@@ -7,8 +7,10 @@ WebSocket endpoints of real daphne processes that it starts itself.
 It makes a scratch database (PostgreSQL: ``carousel_bench``, created and dropped; SQLite:
 a temporary file), creates the players, one league and the games through the services,
 gives every player a session cookie, starts the servers (DEBUG off, static files
-collected, as in production but over plain HTTP), opens each player's two sockets (the
-table's ``/ws/games/<id>/`` and the header's ``/ws/me/``), then for ``--duration``
+collected, as in production but over plain HTTP), opens each player's socket as the
+table page does (the game's ``/ws/games/<id>/``, which carries the header's badge too;
+``--me`` adds a header socket ``/ws/me/`` per player, as a second tab on another page
+holds, and as the table page itself did until issue 11), then for ``--duration``
 seconds the player whose view shows a Draw or Pass button POSTs it at once, as the
 table page's HTMX fallback does. It prints actions per second, the move-to-update
 latency (from the POST being sent to each OTHER player's socket frame showing the new
@@ -360,7 +362,7 @@ async def run_load(games, servers, args):
         connect_limit = asyncio.Semaphore(50)
 
         async def open_sockets(player):
-            paths = [f"/ws/games/{player.game.pk}/"] + ([] if args.no_me else ["/ws/me/"])
+            paths = [f"/ws/games/{player.game.pk}/"] + (["/ws/me/"] if args.me else [])
             async with connect_limit:
                 for path in paths:
                     ready = asyncio.Event()
@@ -527,7 +529,11 @@ def main(argv=None):
         "does while its socket is up)",
     )
     parser.add_argument("--baseline-seconds", type=float, default=5)
-    parser.add_argument("--no-me", action="store_true", help="skip the /ws/me/ sockets")
+    parser.add_argument(
+        "--me",
+        action="store_true",
+        help="also a header socket (/ws/me/) per player, as another tab would hold",
+    )
     parser.add_argument(
         "--pg-url", default=os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
     )

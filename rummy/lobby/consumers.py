@@ -2,15 +2,21 @@
 home page (``ws/me/?home=1``) also its lists "Your move" and "Waiting for others".
 
 Told by the write path's broadcast to the user's group whenever the player to move of
-one of their games changes; a guarded socket like the game's (``rummy.table``). Each
-frame is read and rendered for the socket's own user, in their language."""
+one of their games changes; a guarded socket like the game's (``rummy.table``). The
+badge alone follows what the broadcast says (``rummy.table.awaiting``), reading the
+database only for what it cannot place; the home page's lists are read and rendered for
+the socket's own user on every change, in their language. The table page opens no such
+socket: its game's socket carries the badge."""
 
 from urllib.parse import parse_qs
 
+from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from rummy.lobby.games import move_count, turn_games
 from rummy.play import broadcast
+from rummy.table.awaiting import Awaiting, badge_html, news
 from rummy.table.consumers import GuardedConsumer, in_language
 from rummy.table.presenters import fragment
 
@@ -33,14 +39,23 @@ def wants_home_lists(scope):
 
 
 class MeConsumer(GuardedConsumer):
+    awaiting = None  # the badge alone: the count kept from the broadcasts
+
     async def connect(self):
         if not await self.admit():
             return
         self.frame = home_frame_html if wants_home_lists(self.scope) else move_count_html
         self.group = broadcast.user_group(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.frame is move_count_html:
+            # Read after joining the group, so that no change is missed in between.
+            self.awaiting = Awaiting(self.user.pk)
+            await database_sync_to_async(self.awaiting.load)()
         await self.accept()
-        await self.moves_changed({})
+        if self.awaiting is not None:
+            await self._send_badge()
+        else:
+            await self.moves_changed({})
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -53,5 +68,21 @@ class MeConsumer(GuardedConsumer):
     async def moves_changed(self, event):
         if self.ended:
             return
-        html = await in_language(self.language, self.frame, self.zone)(self.user)
+        if self.awaiting is None:
+            html = await in_language(self.language, self.frame, self.zone)(self.user)
+            await self.send(text_data=html)
+            return
+        # The badge alone follows the broadcast's news without the database
+        # (rummy.table.awaiting); only what it cannot place is read again.
+        told = news(event)
+        changed = self.awaiting.told(*told) if told is not None else None
+        if changed is None:
+            await database_sync_to_async(self.awaiting.load)()
+        elif not changed:
+            return
+        await self._send_badge()
+
+    async def _send_badge(self):
+        with translation.override(self.language):
+            html = badge_html(self.awaiting.count)
         await self.send(text_data=html)

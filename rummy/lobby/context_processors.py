@@ -1,3 +1,5 @@
+import functools
+
 from rummy.lobby import games
 
 
@@ -7,5 +9,6 @@ def move_count(request):
     if not (user and user.is_authenticated):
         return {}
     # A callable: the template engine calls it only where the header is rendered, so
-    # partial (HTMX) responses do not pay for the query.
-    return {"move_count": lambda: games.move_count(user)}
+    # partial (HTMX) responses do not pay for the query; once per response however often
+    # the page shows it (the header, and the table's socket address).
+    return {"move_count": functools.cache(lambda: games.move_count(user))}

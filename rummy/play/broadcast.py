@@ -17,25 +17,35 @@ def user_group(user_id):
 
 
 def game_updated(game_id, version, movers=None, draft_free=False, snapshot=None):
-    """``movers``: users whose header count may have changed (the previous and the new
-    player to move); None for every seated player. ``draft_free``: no draft belongs to
-    this version (``rummy.play.store.announce``). ``snapshot``: the game at ``version``,
-    pickled (``Game.snapshot``): a socket process that holds no newer one renders from
-    it instead of reading the game (two or more reads per move otherwise, one per
+    """``movers``: {user id: whether the game at ``version`` awaits their move} for the
+    users whose header count may have changed (the previous and the new player to
+    move); None for every seated player, told only that something changed (their
+    sockets count again). ``draft_free``: no draft belongs to this version
+    (``rummy.play.store.announce``). ``snapshot``: the game at ``version``, pickled
+    (``Game.snapshot``): a socket process that holds no newer one renders from it
+    instead of reading the game (two or more reads per move otherwise, one per
     process)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    if movers is None:
-        movers = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
     update = {"type": "game.updated", "game_id": game_id, "version": version}
     if draft_free:
         update["draft_free"] = True
     if snapshot is not None:
         update["game"] = snapshot
     messages = [(game_group(game_id), update)]
-    # Their headers show how many games await their move.
-    messages += [(user_group(user_id), {"type": "moves.changed"}) for user_id in movers]
+    # Their headers show how many games await their move (rummy.table.awaiting).
+    if movers is None:
+        seated = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+        messages += [(user_group(user_id), {"type": "moves.changed"}) for user_id in seated]
+    else:
+        messages += [
+            (
+                user_group(user_id),
+                {"type": "moves.changed", "game_id": game_id, "version": version, "yours": yours},
+            )
+            for user_id, yours in movers.items()
+        ]
     # One hop into the event loop for all of them: each async_to_sync costs a thread
     # switch, and this runs after every move.
     async_to_sync(_send_all)(layer, messages)

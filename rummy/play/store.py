@@ -138,7 +138,11 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
         game.cache_engine_state(new_state)
     for name, value in fields.items():
         setattr(game, name, value)
-    movers = {old_to_move, game.to_move_id} - {None} if old_to_move != game.to_move_id else set()
+    # Whose count of games awaiting their move changed, and whether this one now does.
+    movers = {}
+    if old_to_move != game.to_move_id:
+        awaits = game.to_move_id if game.status == Game.Status.ACTIVE else None
+        movers = {u: u == awaits for u in (old_to_move, game.to_move_id) if u is not None}
     snapshot = game.snapshot() if ship else None
     announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=snapshot)
     return Result(game, new_version)
@@ -197,8 +201,9 @@ def _insert_moves(moves: list[Move]) -> None:
 
 def announce(game_id, version, movers=None, draft_free=False, snapshot=None):
     """After commit, tell open pages that the game changed (ids and versions only: each
-    socket reads what it needs itself). ``movers``: the users whose count of games
-    awaiting their move may have changed (None: every seated player). ``draft_free``:
+    socket reads what it needs itself). ``movers``: {user id: whether the game now
+    awaits their move} for the users whose count of games awaiting their move changed
+    (None: every seated player, who count again). ``draft_free``:
     no draft belongs to ``version`` when it is committed (a draft starts from a version
     and this one is new; a hint's save writes one), so that the player to move's socket
     renders without asking (``rummy.table.rendering.render_remembered``). ``snapshot``:

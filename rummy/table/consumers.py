@@ -9,8 +9,10 @@ the page's form) and go through ``rummy.table.dispatch`` like the HTTP view (onc
 answered to the sender alone. The channel layer carries only ids and versions.
 
 Every socket of the site is a ``GuardedConsumer``: counted against the user's socket
-cap, and closed when the session it was opened with ends (``rummy.table.sockets``);
-the header's count is the lobby's (``rummy.lobby.consumers``).
+cap, and closed when the session it was opened with ends (``rummy.table.sockets``).
+The header's count has its own socket on other pages (``rummy.lobby.consumers``); on
+the table page this one carries it too (group ``user-<id>``, ``rummy.table.awaiting``),
+inside the frame of the move that changed it when the move is this game's.
 """
 
 import asyncio
@@ -48,6 +50,7 @@ from rummy.table.access import (
     rights,
     viewable_game,
 )
+from rummy.table.awaiting import Awaiting, badge_html, news
 from rummy.table.presenters import SORTS
 
 log = logging.getLogger(__name__)
@@ -273,6 +276,8 @@ class GameConsumer(GuardedConsumer):
     says_goodbye = True
     present_task = None  # keeps this socket's presence mark alive (rummy.notifications)
     bots_task = None  # follows the bots' moves where no broadcast can (layer_is_local)
+    moves_group = None  # the user's group: the header's count (rummy.table.awaiting)
+    awaiting = None
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -282,6 +287,10 @@ class GameConsumer(GuardedConsumer):
         # The view the page was rendered with (rendering.Frames.stamp): when this socket's
         # first view is the same, there is nothing to send.
         self.page_stamp = (query.get("stamp") or [""])[0][:32]
+        # The header's count as the page shows it: this socket keeps it live too (the
+        # table page opens no /ws/me/ of its own, rummy.lobby.consumers).
+        moves = (query.get("moves") or [""])[0]
+        self.page_moves = int(moves) if moves.isdigit() and len(moves) < 6 else None
         self.group = broadcast.game_group(self.game_id)
         if not await self.admit():
             return
@@ -292,6 +301,12 @@ class GameConsumer(GuardedConsumer):
             await self.refuse()
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # Joined before the count is read, so that no change is missed in between (one
+        # older than the read is known as such: rummy.table.awaiting).
+        self.moves_group = broadcast.user_group(self.user.pk)
+        await self.channel_layer.group_add(self.moves_group, self.channel_name)
+        self.awaiting = Awaiting(self.user.pk)
+        await database_sync_to_async(self.awaiting.load)()
         await self.accept()
         # The user is at the game while this socket lives: no "your move" email for it.
         await _presence(presence.arrive, self.user.pk, self.game_id)
@@ -303,16 +318,23 @@ class GameConsumer(GuardedConsumer):
         # this process rendered the view the page names (its stamp, kept current by
         # every frame: table.js puts it in the address on reconnect); else the whole.
         self.sent_version = frames.version
+        self._track_own_game(frames)
+        html = ""
         if frames.stamp != self.page_stamp:
             html, _shown = frames.since(
                 memory.views.get(self.page_stamp) if self.page_stamp else None
             )
+        if self.awaiting.count != self.page_moves:
+            html += self._badge()
+        if html:
             await self.send(text_data=html)
         self.shown = frames.digests
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.moves_group is not None:
+            await self.channel_layer.group_discard(self.moves_group, self.channel_name)
         if self.bots_task is not None:
             self.bots_task.cancel()
             self.bots_task = None
@@ -399,8 +421,50 @@ class GameConsumer(GuardedConsumer):
             await self.close()
             return
         self.sent_version = max(self.sent_version, frames.version)
-        # Only the parts that differ from what this page shows (rendering.Frames.since).
+        # Only the parts that differ from what this page shows (rendering.Frames.since),
+        # and the header's count when this game's turn changed it: in the same frame.
         html, self.shown = frames.since(self.shown)
+        changed = self._track_own_game(frames)
+        if changed is None:
+            html += await self._count_again()
+        elif changed:
+            html += self._badge()
+        if html:
+            await self.send(text_data=html)
+
+    def _track_own_game(self, frames):
+        """Tell the count whether this game, at the version just rendered, awaits the
+        user (``Awaiting.told``: True, False, or None to read the count again). This
+        game's turns reach the header this way, in the frame that shows them, not as a
+        message and a frame of their own."""
+        if self.awaiting is None:
+            return False
+        return self.awaiting.told(self.game_id, frames.version, frames.awaits == self.user.pk)
+
+    async def _count_again(self):
+        """Read the count from the database; the badge if it differs from the last."""
+        before = self.awaiting.count
+        await database_sync_to_async(self.awaiting.load)()
+        return self._badge() if self.awaiting.count != before else ""
+
+    def _badge(self):
+        with translation.override(self.language):
+            return badge_html(self.awaiting.count)
+
+    async def moves_changed(self, event):
+        """Another game's turn changed this user's count of games awaiting their move
+        (``rummy.play.broadcast``): the header's badge, when it changed. This game's
+        own turns come with its frames (``_send_view``)."""
+        if self.ended or self.awaiting is None:
+            return
+        told = news(event)
+        if told is not None and told[0] == self.game_id:
+            return
+        changed = self.awaiting.told(*told) if told is not None else None
+        if changed is None:
+            html = await self._count_again()
+        else:
+            html = self._badge() if changed else ""
         if html:
             await self.send(text_data=html)
 

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from rummy import play
+from rummy.models import Game
 from rummy.play import drafts
 from rummy.table import access, memory
 from rummy.table.presenters import fragment, made, meld_html, players_panel, table_context
@@ -82,6 +83,9 @@ class Frames:
     parts: tuple[Part, ...] = ()
     kind: str = "game"
     digests: dict = field(default_factory=dict)
+    # The user this version awaits (the player to move of a running game), else None:
+    # what a socket's count of games awaiting its user's move follows (table.awaiting).
+    awaits: int | None = None
 
     @cached_property
     def html(self):
@@ -348,7 +352,9 @@ def build_frames(ctx) -> Frames:
             },
         )
 
-    frames = Frames(form, version, parts, kind, _digests(kind, parts))
+    game = ctx["game"]
+    awaits = game.to_move_id if game.status == Game.Status.ACTIVE else None
+    frames = Frames(form, version, parts, kind, _digests(kind, parts), awaits)
     # What a page holding this view shows, by its stamp: a POST that sends the stamp
     # is answered with only what changed since (``Frames.answer``).
     memory.views.put(frames.stamp, frames.digests)

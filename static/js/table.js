@@ -31,14 +31,22 @@
 
   // A reconnect names the view the page holds now (the form's stamp, which every frame
   // keeps current), not the one it was first rendered with, so that the server sends
-  // only what changed while away, or nothing (rummy.table.consumers.GameConsumer).
+  // only what changed while away, or nothing (rummy.table.consumers.GameConsumer); and
+  // the header's count as it shows now (the same socket keeps it live).
   // htmx's ws extension opens every socket, first and again, through this hook.
   if (window.htmx && window.htmx.createWebSocket) {
     var openSocket = window.htmx.createWebSocket;
     window.htmx.createWebSocket = function (url) {
       var stamp = document.getElementById("view-stamp");
-      if (stamp && stamp.value && url.indexOf("/ws/games/") !== -1) {
-        url = url.replace(/([?&]stamp=)[^&]*/, "$1" + encodeURIComponent(stamp.value));
+      if (url.indexOf("/ws/games/") !== -1) {
+        if (stamp && stamp.value) {
+          url = url.replace(/([?&]stamp=)[^&]*/, "$1" + encodeURIComponent(stamp.value));
+        }
+        var count = document.getElementById("move-count");
+        if (count) {
+          var shown = parseInt(count.textContent, 10) || 0;
+          url = url.replace(/([?&]moves=)[^&]*/, "$1" + shown);
+        }
       }
       return openSocket(url);
     };

@@ -215,7 +215,8 @@ def test_two_phones_play_several_turns_live(phone, server, django_snippet):
     expect(a.locator("#table-melds.editing")).to_have_count(0, timeout=LIVE)
     expect(a.locator("#status")).to_contain_text("Ben’s turn.", timeout=LIVE)
     expect(a.locator("#hand [data-card]")).to_have_count(9)
-    # The header's "games awaiting your move" badge (its own socket, ws/me/) follows too.
+    # The header's "games awaiting your move" badge follows too (carried by the table's
+    # own socket: the table page opens no ws/me/).
     expect(b.locator("#move-count")).to_have_text("1", timeout=LIVE)
     expect(a.locator("#move-count")).to_have_text("", timeout=LIVE)
     expect(a.locator("#flash")).to_have_text(re.compile(r"^\s*$"))

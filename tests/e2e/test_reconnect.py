@@ -8,7 +8,8 @@ the difference.
 The test stands between the page and the server (Playwright's WebSocket routing): it
 forwards every frame, holds back those of one move (as if the connection had dropped
 before they came), and drops the connection with 1012 ("service restart"), on which
-htmx's ws extension reconnects."""
+htmx's ws extension reconnects. The page's one socket carries the header's count too
+(the table page opens no ``/ws/me/``): it names the count the page shows as well."""
 
 import re
 import uuid
@@ -84,15 +85,28 @@ def stamp_of(url):
     return re.search(r"[?&]stamp=([0-9a-f]*)", url).group(1)
 
 
+def moves_of(url):
+    return re.search(r"[?&]moves=([0-9]*)", url).group(1)
+
+
 def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django_snippet):
     username = "ada" + uuid.uuid4().hex[:6]
     game_id = int(django_snippet(MAKE_GAME, username, PASSWORD).strip().splitlines()[-1])
     page = phone("ada")
     between = Between()
     page.route_web_socket(re.compile(r".*/ws/games/.*"), between)
-    open_game(page, username, game_id)
+    log_in(page, username, PASSWORD)
+    opened = []
+    page.on("websocket", lambda ws: opened.append(ws.url))
+    page.goto(f"/games/{game_id}/")
+    wait_live(page)
     first = page.locator("#view-stamp").get_attribute("value")
     assert stamp_of(between.urls[0]) == first and between.frames[0] == []
+    # One socket for the page: the game's, which carries the header's count as well (it
+    # is told the count the page shows: nothing to send for it either).
+    page.wait_for_timeout(300)
+    assert [url for url in opened if "/ws/me/" in url] == [], opened
+    assert moves_of(between.urls[0]) == "0"
     cards = page.locator("#hand .card").count()
 
     # Bo draws three times on his phone (R3.4: his turn ends): the frames arrive and
@@ -103,6 +117,8 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
         bo.locator("#btn-draw").tap()
         expect(bo.locator("#hand .card")).to_have_count(10 + drawn)
     expect(page.locator("#btn-draw")).to_be_visible()
+    # The game now awaits Ada: her header's count follows, in the same frames.
+    expect(page.locator("#move-count")).to_have_text("1")
     assert page.locator("#view-stamp").get_attribute("value") != first
     seen = page.locator("#view-stamp").get_attribute("value")
     sent = len(between.frames[0])
@@ -119,7 +135,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     wait_live(page, opens=2)
     # The new connection names the view the page holds now, and gets only what changed
     # since: Ada's hand and the stock, not the whole form.
-    assert stamp_of(between.urls[1]) == seen
+    assert stamp_of(between.urls[1]) == seen and moves_of(between.urls[1]) == "1"
     expect(page.locator("#hand .card")).to_have_count(cards + 1)
     [again] = between.frames[1]
     assert not again.lstrip().startswith("<form"), again[:200]
@@ -131,7 +147,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     # Dropped again with nothing new: the page names the view it holds, and nothing comes.
     between.drop()
     wait_live(page, opens=3)
-    assert stamp_of(between.urls[2]) == now
+    assert stamp_of(between.urls[2]) == now and moves_of(between.urls[2]) == "1"
     page.wait_for_timeout(1000)
     assert between.frames[2] == []
     expect(page.locator("#hand .card")).to_have_count(cards + 1)
