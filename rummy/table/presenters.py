@@ -248,18 +248,22 @@ def _hand_and_table(game, view, draft, sort, language=None):
     mine_drawn = view.drawn and view.seat is not None and view.seat == view.turn
     just_drawn = view.hand[-1:] if mine_drawn else ()
     drawn_at = drawn_positions(hand_codes, just_drawn)
+    if editing:
+        hand = [
+            card_info(code, f"h{i}", f"h{i}" in selected, i in drawn_at, language)
+            for code, i in sort_hand(hand_codes, sort)
+        ]
+        # While arranging the points follow the cards left in the draft's hand (R7.1).
+        points = _points(hand_codes)
+    else:
+        language = language or translation.get_language()
+        hand, points = _hand_cards(tuple(hand_codes), sort, frozenset(drawn_at), language)
     parts = {
         "editing": editing,
         "has_selection": bool(selected),
         "selected_count": len(selected),
-        "hand": [
-            card_info(code, f"h{i}", f"h{i}" in selected, i in drawn_at, language)
-            for code, i in sort_hand(hand_codes, sort)
-        ],
-        # While arranging the points follow the cards left in the draft's hand (R7.1).
-        "hand_points": engine.hand_points(engine.parse_cards(" ".join(hand_codes)))
-        if view.seat is not None
-        else None,
+        "hand": hand,
+        "hand_points": points if view.seat is not None else None,
     }
     if editing:
         parts["melds"] = [
@@ -270,6 +274,23 @@ def _hand_and_table(game, view, draft, sort, language=None):
             {"index": i, "codes": tuple(m), "number": i + 1} for i, m in enumerate(table_codes)
         ]
     return parts
+
+
+def _points(codes):
+    return engine.hand_points(engine.parse_cards(" ".join(codes)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_cards(codes, sort, drawn_at, language):
+    """Outside the editor, a hand's cards as the card tag shows them (a tuple: shared,
+    never changed), and its points: worked out once per hand, order, mark and language,
+    not again after every other player's move (issue 11). Keyed by the cards, not by
+    who holds them, like the hand's HTML (``rendering._hand_html``)."""
+    cards = tuple(
+        card_info(code, f"h{i}", False, i in drawn_at, language)
+        for code, i in sort_hand(codes, sort)
+    )
+    return cards, _points(codes)
 
 
 def meld_html(meld, editing, here=None):

@@ -201,7 +201,7 @@ def hand_section(ctx):
     head = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
     if points is not None:
         head += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
-    url = reverse("rummy:table", args=[ctx["game_pk"]])
+    url = _table_url(ctx["game_pk"])
     sort = ctx["sort"]
     suit = ' aria-current="true"' if sort == "suit" else ""
     rank = ' aria-current="true"' if sort == "rank" else ""
@@ -219,6 +219,13 @@ def hand_section(ctx):
         f'    <div class="cards hand-cards">{cards}</div>\n'
         "  </section>"
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _table_url(game_pk):
+    # The same for every hand of a game: reversed once per game, not for every hand
+    # rendered (the player to move's, after each of their draws).
+    return reverse("rummy:table", args=[game_pk])
 
 
 YOU_MARK = re.compile(r"<!--you:(\d+)-->")
