@@ -7,6 +7,11 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self):
+        # PostgreSQL timestamps parsed in C, as Django would read them (leagues.timestamps).
+        from leagues import timestamps
+
+        timestamps.install()
+
         # Django's place for wiring signals: rummy tells us that a game finished, and
         # the season's standings follow.
         from leagues import standings
