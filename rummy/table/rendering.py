@@ -237,7 +237,9 @@ def _players_html(ctx, may_end):
     when a bot plays their seat, "I'm back" go in at the panel's markers, so that
     after a move each process renders the panel once, not once per socket."""
     players = ctx["players"]
-    rows = _rows([{k: v for k, v in p.items() if k != "is_me"} for p in players])
+    # What the rows show but whose row is the viewer's: their values in the order
+    # presenters._players writes them (the same keys for every row).
+    rows = tuple(tuple(v for k, v in p.items() if k != "is_me") for p in players)
     key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
     here = ctx.get("where")
     html = made(
