@@ -290,7 +290,10 @@ class GameConsumer(GuardedConsumer):
         # The header's count as the page shows it: this socket keeps it live too (the
         # table page opens no /ws/me/ of its own, rummy.lobby.consumers).
         moves = (query.get("moves") or [""])[0]
-        self.page_moves = int(moves) if moves.isdigit() and len(moves) < 6 else None
+        # (ASCII digits only: str.isdigit also takes "²", which int() refuses.)
+        self.page_moves = (
+            int(moves) if moves.isascii() and moves.isdigit() and len(moves) < 6 else None
+        )
         self.group = broadcast.game_group(self.game_id)
         if not await self.admit():
             return

@@ -177,6 +177,19 @@ async def test_the_table_socket_follows_the_users_other_games_too(league, cast, 
 
 
 @live
+@pytest.mark.parametrize("moves", ["%C2%B2", "%D9%A3", "-1", "1e3", "9" * 40, ""])
+async def test_a_count_in_the_address_that_is_no_count_is_ignored(league, cast, moves):
+    game = await database_sync_to_async(start_two)(league, cast)
+    bob, ok = await connect(f"/ws/games/{game.pk}/?moves={moves}", cast["bob"])
+    try:
+        assert ok
+        # Taken as not known: the first frame carries the count.
+        assert _shows(await bob.receive_from(), 0)
+    finally:
+        await bob.disconnect()
+
+
+@live
 async def test_a_game_that_starts_is_counted_from_the_database(league, cast, loads):
     here = await database_sync_to_async(start_two)(league, cast)
     bob, ok = await connect(f"/ws/games/{here.pk}/?moves=0", cast["bob"])
