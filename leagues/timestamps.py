@@ -54,12 +54,10 @@ def install():
     (``leagues.apps``). True if installed."""
     if not settings.USE_TZ or any(db.get("TIME_ZONE") for db in settings.DATABASES.values()):
         return False
-    try:
-        from django.db.backends.postgresql import psycopg_any
-    except ImportError:  # no psycopg: no PostgreSQL here
-        return False
+    from django.db.backends.postgresql import psycopg_any
+
     parser = _c_loader()
-    if not psycopg_any.is_psycopg3 or parser is None:
+    if parser is None:
         return False
     UtcTimestamptzLoader._parser = parser
     psycopg_any.get_adapters_template(True, UTC).register_loader(

@@ -16,7 +16,7 @@ from django.utils import translation
 
 from rummy.lobby.games import move_count, turn_games
 from rummy.play import broadcast
-from rummy.table.awaiting import Awaiting, badge_html, news
+from rummy.table.awaiting import Awaiting, badge_html
 from rummy.table.consumers import GuardedConsumer, in_language
 from rummy.table.presenters import fragment
 
@@ -74,8 +74,7 @@ class MeConsumer(GuardedConsumer):
             return
         # The badge alone follows the broadcast's news without the database
         # (rummy.table.awaiting); only what it cannot place is read again.
-        told = news(event)
-        changed = self.awaiting.told(*told) if told is not None else None
+        changed = self.awaiting.heard(event)
         if changed is None:
             await database_sync_to_async(self.awaiting.load)()
         elif not changed:

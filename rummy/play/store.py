@@ -141,7 +141,7 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     # Whose count of games awaiting their move changed, and whether this one now does.
     movers = {}
     if old_to_move != game.to_move_id:
-        awaits = game.to_move_id if game.status == Game.Status.ACTIVE else None
+        awaits = game.to_move_id if game.is_active else None
         movers = {u: u == awaits for u in (old_to_move, game.to_move_id) if u is not None}
     snapshot = game.snapshot() if ship else None
     announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=snapshot)

@@ -56,6 +56,12 @@ class Awaiting:
         self.games[game_id] = (version, yours)
         return before[1] != yours
 
+    def heard(self, event):
+        """``told`` what a ``moves.changed`` message says (``news``); None, too, when it
+        names no game."""
+        told = news(event)
+        return self.told(*told) if told is not None else None
+
 
 def news(event):
     """(game id, version, yours) from a ``moves.changed`` message, or None when it names

@@ -50,7 +50,7 @@ from rummy.table.access import (
     rights,
     viewable_game,
 )
-from rummy.table.awaiting import Awaiting, badge_html, news
+from rummy.table.awaiting import Awaiting, badge_html
 from rummy.table.presenters import SORTS
 
 log = logging.getLogger(__name__)
@@ -460,10 +460,9 @@ class GameConsumer(GuardedConsumer):
         own turns come with its frames (``_send_view``)."""
         if self.ended or self.awaiting is None:
             return
-        told = news(event)
-        if told is not None and told[0] == self.game_id:
+        if event.get("game_id") == self.game_id:
             return
-        changed = self.awaiting.told(*told) if told is not None else None
+        changed = self.awaiting.heard(event)
         if changed is None:
             html = await self._count_again()
         else:

@@ -29,7 +29,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from rummy import play
-from rummy.models import Game
 from rummy.play import drafts
 from rummy.table import access, memory
 from rummy.table.presenters import fragment, made, meld_html, players_panel, table_context
@@ -362,7 +361,7 @@ def build_frames(ctx) -> Frames:
         )
 
     game = ctx["game"]
-    awaits = game.to_move_id if game.status == Game.Status.ACTIVE else None
+    awaits = game.to_move_id if game.is_active else None
     frames = Frames(form, version, parts, kind, _digests(kind, parts), awaits)
     # What a page holding this view shows, by its stamp: a POST that sends the stamp
     # is answered with only what changed since (``Frames.answer``).
