@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from leagues import reads
 from leagues.models import BotLevel, Season
 from rummy import engine
 
@@ -535,7 +536,7 @@ def _values(obj):
 
 
 def _instance(model, db, values):
-    return model.from_db(db, [f.attname for f in model._meta.concrete_fields], values)
+    return reads.from_row(model, db, values)
 
 
 def _password_at(user_model):

@@ -1,8 +1,12 @@
 """leagues.reads: the rows the ORM returns for the same equal-columns filters, with the
 SQL written once; and the users, rights and header counts read through it."""
 
+from unittest import mock
+
 import pytest
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.db import models
+from django.db.models.signals import post_init
 from django.urls import reverse
 
 from leagues import reads
@@ -11,7 +15,7 @@ from leagues.backends import UserBackend
 from leagues.models import Membership, User
 from leagues.sessions import SessionStore
 from rummy.lobby.games import move_count
-from rummy.models import Game
+from rummy.models import Game, Seat
 from tests.factories import make_league, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +32,58 @@ def test_a_row_is_the_orms_row_field_for_field(django_assert_num_queries):
     theirs = User.objects.get(pk=user.pk)
     assert type(ours) is User and _values(ours) == _values(theirs)
     assert ours._state.adding is False and ours._state.db == "default"
+
+
+def _counting_init():
+    """Model.__init__, and the list of the classes it was called for."""
+    calls = []
+    original = models.Model.__init__
+
+    def init(self, *args, **kwargs):
+        calls.append(type(self))
+        original(self, *args, **kwargs)
+
+    return init, calls
+
+
+@pytest.mark.parametrize("model", [User, Game, Seat])
+def test_a_row_is_made_without_model_init_and_is_the_orms_instance(model):
+    game = started_game([make_user(), make_user()])
+    theirs = {
+        User: lambda: User.objects.get(pk=game.host_id),
+        Game: lambda: Game.objects.get(pk=game.pk),
+        Seat: lambda: Seat.objects.filter(game=game).first(),
+    }[model]()
+    values = list(_values(theirs).values())
+    init, calls = _counting_init()
+    with mock.patch.object(models.Model, "__init__", init):
+        ours = reads.from_row(model, "default", values)
+    assert calls == []
+    assert type(ours) is model and _values(ours) == _values(theirs)
+    assert ours._state.adding is False and ours._state.db == "default"
+    assert {k for k in vars(ours) if k != "_state"} == {k for k in vars(theirs) if k != "_state"}
+    # It behaves as the ORM's: a foreign key reads its row, a save updates in place.
+    if model is Seat:
+        assert ours.game == game and ours.user_id == theirs.user_id
+        ours.final_score = 7
+        ours.save(update_fields=["final_score"])
+        assert Seat.objects.get(pk=ours.pk).final_score == 7
+
+
+def test_a_row_goes_through_django_when_a_receiver_listens_to_post_init():
+    user = make_user()
+    seen = []
+
+    def receiver(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=User)
+    try:
+        ours = reads.first(User, pk=user.pk)
+    finally:
+        post_init.disconnect(receiver, sender=User)
+    assert seen == [ours]
+    assert _values(ours) == _values(User.objects.get(pk=user.pk))
 
 
 def test_rows_filter_on_every_column_given_and_keep_the_keys_order():
