@@ -35,3 +35,9 @@ websocket_app = SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlp
 application = RejectNul(
     ProtocolTypeRouter({"http": PrivateResponses(django_asgi_app), "websocket": websocket_app})
 )
+
+# Everything is imported: what the process holds now lives as long as it does
+# (config.collector).
+from config import collector
+
+collector.tune()
