@@ -13,8 +13,8 @@ For plain columns and equality only; anything else goes through the ORM.
 
 ``from_row`` makes the instance of a whole row as ``Model.from_db`` does, without
 ``Model.__init__`` where that would only set each column's value (below): the hot
-reads of every move (``rummy.reads.seats_of_game``, a broadcast's ``Game.snapshot``)
-make ten or more instances each.
+reads of every move (``rummy.reads.seats_of_game``, the game a broadcast carries,
+``Game.from_snapshot``) make ten or more instances each.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def from_row(model: type[Model], alias: str, values: Sequence[Any]) -> Any:
     with such a row is: send ``pre_init``, make the ``_state``, set each column's value,
     send ``post_init``. Where setting a value is storing it (``_plain_columns``) and no
     receiver listens to either signal, the instance is made with those same contents
-    directly: a tenth of the CPU (issue 11). Otherwise Django makes it."""
+    directly: about a third of the CPU (issue 11). Otherwise Django makes it."""
     names = _plain_columns(model)
     if names is None or len(values) != len(names) or pre_init.receivers or post_init.receivers:
         return model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
