@@ -15,8 +15,9 @@ seconds the player whose view shows a Draw or Pass button POSTs it at once, as t
 table page's HTMX fallback does. It prints actions per second, the move-to-update
 latency (from the POST being sent to each OTHER player's socket frame showing the new
 version) at p50/p95/p99, and the throughput of the trivial ``/healthz`` view on the same
-servers as the baseline, before the load and after it. Loopback only; bounded in
-clients and time; stops by itself.
+servers as the baseline, before the load and after it (``--gc``: also the servers'
+garbage collections during the load). Loopback only; bounded in clients and time;
+stops by itself.
 
 One file over 400 lines, on purpose: a benchmark is easier to read, copy to another
 machine and trust when everything it does is in one place, top to bottom.
@@ -179,6 +180,7 @@ class Stats:
     client_cpu: float = float("nan")
     frame_bytes: int = 0
     settle_seconds: float = float("nan")
+    window: tuple = (0.0, 0.0)  # the load's start and end, seconds since the epoch (--gc)
 
 
 @dataclass
@@ -375,6 +377,7 @@ async def run_load(games, servers, args):
         connect_seconds = time.monotonic() - t_connect
         await asyncio.sleep(0.5)
         start = time.monotonic()
+        wall_start = time.time()
         cpu_start = cpu_seconds(servers)
         client_start = time.process_time()
         deadline = start + args.duration
@@ -390,6 +393,7 @@ async def run_load(games, servers, args):
         # Let in-flight requests finish, then close the sockets.
         await asyncio.sleep(1.0)
         stats.server_cpu = cpu_seconds(servers) - cpu_start
+        stats.window = (wall_start, time.time())
         stats.client_cpu = time.process_time() - client_start
         for task in tasks:
             task.cancel()
@@ -458,7 +462,20 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
+def collections(folder, window):
+    """(passes per generation, seconds in them) of the servers' garbage collector within
+    ``window``, from the lines ``config.collector.log_passes`` wrote into ``folder``."""
+    passes, seconds = [0, 0, 0], 0.0
+    for path in Path(folder).glob("gc-*.log"):
+        for line in path.read_text().splitlines():
+            at, generation, took = line.split()
+            if window[0] <= float(at) <= window[1]:
+                passes[int(generation)] += 1
+                seconds += float(took)
+    return passes, seconds
+
+
+def report(args, stats, elapsed, connect_seconds, baseline_result, workers, gc_folder=None):
     (before, before_cpu), (after, after_cpu) = baseline_result
     healthz, healthz_cpu = (before + after) / 2, (before_cpu + after_cpu) / 2
     ms = [x * 1000 for x in stats.latencies]
@@ -495,6 +512,13 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers):
     ]
     if ms:
         lines.append(f"mean latency {statistics.mean(ms):.1f} ms")
+    if gc_folder is not None:
+        (young, middle, full), seconds = collections(gc_folder, stats.window)
+        lines.append(
+            f"garbage collector during the load: {young} young, {middle} middle and {full} "
+            f"full passes, {seconds:.2f} s in all, {1000 * seconds / max(stats.actions, 1):.2f}"
+            f" ms an action (GC_TUNING={os.environ.get('GC_TUNING', '1')})"
+        )
     print("\n".join(lines))
     return rate, percentile(ms, 95)
 
@@ -542,6 +566,12 @@ def main(argv=None):
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument(
+        "--gc",
+        action="store_true",
+        help="log the servers' garbage collections and report those during the load "
+        "(config/collector.py; GC_TUNING=0 in the environment: Python's defaults)",
+    )
     args = parser.parse_args(argv)
     args.players = max(2, min(args.players, MAX_PLAYERS))
     args.games = max(1, min(args.games, args.players // 2))
@@ -552,6 +582,11 @@ def main(argv=None):
 
     workdir = Path(tempfile.mkdtemp(prefix="carousel-bench-"))
     env = scratch_env(args, workdir)
+    gc_folder = None
+    if args.gc:
+        gc_folder = workdir / "gc"
+        gc_folder.mkdir()
+        env["GC_LOG"] = str(gc_folder)
     servers = []
     try:
         create_database(args, env)
@@ -562,7 +597,7 @@ def main(argv=None):
         env["CSRF_TRUSTED_ORIGINS"] = ",".join(f"http://{HOST}:{port}" for port in ports)
         servers = start_servers(workers, env, workdir, ports=ports)
         stats, elapsed, connect_seconds, healthz = asyncio.run(run_load(games, servers, args))
-        report(args, stats, elapsed, connect_seconds, healthz, workers)
+        report(args, stats, elapsed, connect_seconds, healthz, workers, gc_folder)
         for server in servers:
             if server.process.poll() is not None or stats.server_errors:
                 errors = [

@@ -40,4 +40,4 @@ application = RejectNul(
 # (config.collector).
 from config import collector
 
-collector.tune()
+collector.set_up()

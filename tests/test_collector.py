@@ -34,6 +34,19 @@ def test_a_server_process_freezes_its_imports_and_widens_the_young_generation():
     assert young == 20_000 and enabled
 
 
+def test_a_server_process_logs_its_collections_when_asked(tmp_path):
+    _run(
+        "import config.asgi; gc.collect(0); gc.collect(2)",
+        GC_TUNING="0",
+        GC_LOG=str(tmp_path),
+    )
+    (log,) = tmp_path.glob("gc-*.log")
+    generations = [line.split()[1] for line in log.read_text().splitlines()]
+    assert {"0", "2"} <= set(generations)  # the young passes and the full one asked for
+    at, _generation, took = log.read_text().splitlines()[-1].split()
+    assert float(at) > 1.7e9 and float(took) >= 0
+
+
 def test_tuning_once_only_and_off_on_request():
     frozen, young, _ = _run(
         "from config import collector; collector.tune(); n = gc.get_freeze_count(); "
