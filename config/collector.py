@@ -3,10 +3,10 @@
 Under ``bench/load.py`` the collector took about 7 % of the web workers' CPU per move
 (1.1 of 15 ms; issue 11, docs/benchmarks.md): a move makes thousands of short-lived
 containers (a render's context, the parts, the frames), so the youngest generation
-filled up after 700 of them, about once a move in each worker, every tenth of those
-passes went on to the middle generation, and every tenth of those to a full collection
-that walked the whole heap, Django and every module included (about 150,000 objects,
-80 to 160 ms each time).
+filled up after 700 of them, about every other move, every tenth of those passes went
+on to the middle generation, and every tenth of those to a full collection that
+walked the whole heap, Django and every module included (about 150,000 objects, 80 to
+160 ms each time).
 
 So once the process has imported everything (``config.asgi``):
 
