@@ -462,7 +462,7 @@ def percentile(values, p):
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def collections(folder, window):
+def gc_passes(folder, window):
     """(passes per generation, seconds in them) of the servers' garbage collector within
     ``window``, from the lines ``config.collector.log_passes`` wrote into ``folder``."""
     passes, seconds = [0, 0, 0], 0.0
@@ -513,7 +513,7 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers, gc_f
     if ms:
         lines.append(f"mean latency {statistics.mean(ms):.1f} ms")
     if gc_folder is not None:
-        (young, middle, full), seconds = collections(gc_folder, stats.window)
+        (young, middle, full), seconds = gc_passes(gc_folder, stats.window)
         lines.append(
             f"garbage collector during the load: {young} young, {middle} middle and {full} "
             f"full passes, {seconds:.2f} s in all, {1000 * seconds / max(stats.actions, 1):.2f}"
