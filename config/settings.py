@@ -268,9 +268,9 @@ VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT") or "mailto:" + (
 # Seconds one push may take (connect, then the answer); a push service that hangs must
 # not hold up the clock's pass.
 PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", 10))
-# Push endpoints must be https on a public host (the clock POSTs to whatever a browser
-# handed in); plain http to this machine only for development and the tests.
-PUSH_ALLOW_LOCAL_ENDPOINTS = DEBUG
+# Push endpoints must be on a browser's push service (rummy.notifications.subscriptions);
+# the tests turn this on for their own push service at http://127.0.0.1:<port>.
+PUSH_ALLOW_LOCAL_ENDPOINTS = False
 
 # --- I18n -----------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

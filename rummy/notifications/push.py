@@ -4,7 +4,9 @@
 The payload is what the service worker (``/sw.js``) shows: JSON ``{"title", "body",
 "url", "tag"}``, ``url`` a path on this site opened by a tap, ``tag`` the notification it
 replaces. Errors are sorted, never raised: a device the push service no longer knows
-(404, 410) is deleted, anything else is logged and left for the next pass.
+(404, 410) is deleted, anything else is logged and left for the next pass. A device
+whose endpoint is not on a browser's push service (``subscriptions.is_push_service``:
+a row stored before that check was strict) is deleted unsent: the push never leaves.
 """
 
 import enum
@@ -18,6 +20,7 @@ from django.utils import timezone
 from pywebpush import WebPushException, webpush
 
 from rummy.models import PushSubscription
+from rummy.notifications import subscriptions
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,10 @@ def send(subscription, content, keys, ttl, urgency) -> Outcome:
     """Push ``content`` (a ``message``) to ``subscription``. ``ttl``: seconds the push
     service keeps it for a device that is offline; ``urgency``: RFC 8030's "high" or
     "normal", which lets a phone on battery wake for what matters."""
+    if not subscriptions.is_push_service(subscription.endpoint):
+        log.warning("push subscription %s is not on a push service: deleted", subscription.pk)
+        subscription.delete()
+        return Outcome.GONE
     info = {
         "endpoint": subscription.endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},

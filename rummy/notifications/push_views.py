@@ -22,12 +22,12 @@ def subscribe(request):
         return JsonResponse(
             {"error": _("Push notifications are not set up on this site.")}, status=400
         )
+    device = subscriptions.device_label(request.headers.get("User-Agent"))
     try:
         endpoint, p256dh, auth = subscriptions.parse(request.body)
+        subscription = subscriptions.save(request.user, endpoint, p256dh, auth, device)
     except subscriptions.Refused as refusal:
         return JsonResponse({"error": refusal.message}, status=400)
-    device = subscriptions.device_label(request.headers.get("User-Agent"))
-    subscription = subscriptions.save(request.user, endpoint, p256dh, auth, device)
     messages.success(request, _("This device now gets push notifications."))
     return JsonResponse({"id": subscription.pk, "device": subscription.device}, status=201)
 

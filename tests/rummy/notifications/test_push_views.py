@@ -1,6 +1,7 @@
 """Turning push on per device from the settings page, listing and removing devices:
-the authorization matrix of every route, the push preferences, and bad subscriptions
-(a clear message, nothing stored, never a 500, also when posted many times at once)."""
+the authorization matrix of every route, the push preferences, bad subscriptions (a
+clear message, nothing stored, never a 500, also when posted many times at once), only
+the push services of real browsers, and one account's device never taken by another."""
 
 import json
 import threading
@@ -29,7 +30,7 @@ def post_json(client, data, **extra):
     return client.post(SUBSCRIBE, body, content_type="application/json", **extra)
 
 
-def a_device(host="https://push.example.net"):
+def a_device(host="https://updates.push.services.mozilla.com"):
     return Device(endpoint=f"{host}/wpush/v2/abc123")
 
 
@@ -93,15 +94,28 @@ def test_a_tap_subscribes_this_device_and_the_page_lists_it(client, vapid_keys):
 
 
 def test_the_same_browser_subscribing_again_updates_its_row(client, vapid_keys):
+    alice = make_user()
+    device = a_device()
+    client.force_login(alice)
+    assert post_json(client, device.subscription_json()).status_code == 201
+    renewed = Device(endpoint=device.endpoint)  # new keys, same endpoint
+    assert post_json(client, renewed.subscription_json()).status_code == 201
+    stored = PushSubscription.objects.get()
+    assert (stored.user, stored.p256dh, stored.auth) == (alice, renewed.p256dh, renewed.auth)
+
+
+def test_another_accounts_endpoint_is_refused_and_its_device_stays(client, vapid_keys):
     alice, bob = make_user(), make_user()
     device = a_device()
     client.force_login(alice)
     post_json(client, device.subscription_json())
-    renewed = Device(endpoint=device.endpoint)  # new keys, same endpoint
-    client.force_login(bob)  # and now another account on that browser
-    assert post_json(client, renewed.subscription_json()).status_code == 201
+    alices = PushSubscription.objects.get()
+    client.force_login(bob)  # another account on that browser, or one that knows the URL
+    response = post_json(client, Device(endpoint=device.endpoint).subscription_json())
+    assert response.status_code == 400
+    assert "already gets push notifications for another account" in response.json()["error"]
     stored = PushSubscription.objects.get()
-    assert (stored.user, stored.p256dh) == (bob, renewed.p256dh)
+    assert (stored.pk, stored.user, stored.p256dh) == (alices.pk, alice, device.p256dh)
 
 
 def test_removing_a_device(client, vapid_keys):
@@ -154,6 +168,50 @@ def test_the_same_subscription_posted_many_times_at_once_is_one_row(vapid_keys):
     assert PushSubscription.objects.filter(endpoint=device.endpoint).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_accounts_posting_one_endpoint_at_once_one_keeps_it(vapid_keys):
+    """Three accounts, each posting the same new endpoint (with keys of its own) from two
+    tabs at once: one account has it, the others are told why, and the rows that
+    exist are that account's own."""
+    users = [make_user() for _ in range(3)]
+    endpoint = a_device().endpoint
+    answers, errors = [], []
+    barrier = threading.Barrier(6)
+
+    def post(user):
+        try:
+            client = Client()
+            client.force_login(user)
+            body = Device(endpoint=endpoint).subscription_json()
+            barrier.wait(timeout=10)
+            response = post_json(client, body)
+            answers.append((user.pk, response.status_code, response.json()))
+        except Exception as error:  # reported below
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=post, args=(user,)) for user in users * 2]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    [stored] = PushSubscription.objects.filter(endpoint=endpoint)
+    for user_pk, status, answer in answers:
+        if user_pk == stored.user_id:
+            assert (status, answer["id"]) == (201, stored.pk)
+        else:
+            assert status == 400 and "for another account" in answer["error"]
+    # Whatever the order, a later post by another account changes nothing either.
+    other = next(user for user in users if user.pk != stored.user_id)
+    client = Client()
+    client.force_login(other)
+    assert post_json(client, Device(endpoint=endpoint).subscription_json()).status_code == 400
+    assert PushSubscription.objects.get() == stored
+
+
 # --- Bad input ------------------------------------------------------------------------
 
 GOOD = a_device().subscription_json()
@@ -174,19 +232,96 @@ BAD = {
     "p256dh not base64url": with_keys(p256dh="*" * 87),
     "auth too long": with_keys(auth=GOOD["keys"]["auth"] + "AAAA"),
     "auth empty": with_keys(auth=""),
-    "plain http": {**GOOD, "endpoint": "http://push.example.net/x"},
-    "http to this machine": {**GOOD, "endpoint": "http://127.0.0.1:9/x"},
-    "https to this machine": {**GOOD, "endpoint": "https://127.0.0.1/x"},
-    "localhost": {**GOOD, "endpoint": "https://localhost/x"},
-    "a private network": {**GOOD, "endpoint": "https://10.1.2.3/x"},
-    "link-local": {**GOOD, "endpoint": "https://[fe80::1]/x"},
-    "a bare host name": {**GOOD, "endpoint": "https://intranet/x"},
-    "credentials in the URL": {**GOOD, "endpoint": "https://u:p@push.example.net/x"},
-    "javascript": {**GOOD, "endpoint": "javascript:alert(1)"},
-    "a bad port": {**GOOD, "endpoint": "https://push.example.net:99999/x"},
-    "too long": {**GOOD, "endpoint": "https://push.example.net/" + "a" * 1000},
-    "a newline": {**GOOD, "endpoint": "https://push.example.net/a\nb"},
+    "deep arrays": "[" * 3000,
+    "deep objects": '{"a":' * 3000,
+    "deep inside the keys": {**GOOD, "keys": json.loads("[" * 200 + "]" * 200)},
+    "too long a body": {**GOOD, "padding": "x" * 5000},
 }
+FCM = "https://fcm.googleapis.com"
+# Each one an endpoint the clock would have POSTed to (to the host the resolver makes of
+# it), or one no browser hands in.
+BAD_ENDPOINTS = [
+    "http://updates.push.services.mozilla.com/wpush/v2/x",  # plain http
+    "HTTPS://fcm.googleapis.com/fcm/send/x",  # not as browsers spell it
+    "https://FCM.googleapis.com/fcm/send/x",
+    "https://fcm.googleapis.com./fcm/send/x",  # a trailing dot
+    "https://u:p@fcm.googleapis.com/fcm/send/x",  # a user and password
+    "https://fcm.googleapis.com@127.0.0.1/x",
+    "https://fcm.googleapis.com:8443/fcm/send/x",  # not port 443
+    "https://fcm.googleapis.com:0443/fcm/send/x",
+    "https://fcm.googleapis.com:/fcm/send/x",
+    "https://fcm.googleapis.com:99999/x",
+    "https://fcm.googleapis.com\\@127.0.0.1/x",  # a backslash, read apart by parsers
+    "https://fcm.googleapis.com/a b",
+    "https://fcm.googleapis.com/a\nb",
+    "https://fcm.googleapis.com/" + "a" * 1000,
+    "https://ｆcm.googleapis.com/fcm/send/x",  # not ASCII
+    "https://evil.fcm.googleapis.com/x",  # not the service's own host
+    "https://fcm.googleapis.com.evil.example/x",
+    "https://a.b.notify.windows.com/w/",  # one label before the domain, no more
+    "https://-x.notify.windows.com/w/",
+    "https://notify.windows.com/w/",
+    "https://push.example.net/wpush/v2/x",  # a host that is no browser's push service
+    # The loopback and private addresses of the attack, in every spelling:
+    "https://127.0.0.1/x",
+    "https://127.1:9443/x",
+    "https://0177.0.0.1/x",
+    "https://0x7f.0.0.1/x",
+    "https://127.000.000.001/x",
+    "https://2130706433/x",
+    "https://10.1/x",
+    "https://10.1.2.3/x",
+    "https://0251.0376.0251.0376/x",  # 169.254.169.254, the cloud's metadata
+    "https://169.254.169.254/latest/",
+    "https://[::1]/x",
+    "https://[::7f00:1]/x",
+    "https://[::ffff:127.0.0.1]/x",
+    "https://[64:ff9b::7f00:1]/x",
+    "https://[64:ff9b::a9fe:a9fe]/x",
+    "https://[fe80::1]/x",
+    "https://localhost/x",
+    "https://localhost./x",
+    "https://①②⑦.0.0.1/x",
+    "https://169.254.169.254.nip.io/x",  # public wildcard DNS to the metadata address
+    "https://127.0.0.1.sslip.io/x",
+    "https://intranet/x",
+    "http://127.0.0.1:9/x",  # the tests' own service only where the setting says
+    "javascript:alert(1)",
+    "",
+]
+
+
+@pytest.mark.parametrize("endpoint", BAD_ENDPOINTS)
+@pytest.mark.parametrize("local", [False, True])
+def test_only_a_real_browsers_push_service_is_accepted(
+    client, vapid_keys, settings, endpoint, local
+):
+    settings.PUSH_ALLOW_LOCAL_ENDPOINTS = local
+    if local and endpoint == "http://127.0.0.1:9/x":
+        pytest.skip("the tests' own push service, where the setting allows it")
+    client.force_login(make_user())
+    response = post_json(client, {**GOOD, "endpoint": endpoint})
+    assert response.status_code == 400
+    assert response.json()["error"] == "This browser's push service is not one we can send to."
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        FCM + "/fcm/send/fv3jabydF5c:APA92bEc8gXeukGXEvq",  # Chrome, Edge on Android
+        FCM + "/wp/fv3jabydF5c:APA92bEc8gXeukGXEvq",
+        FCM + ":443/fcm/send/x",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABn",  # Firefox
+        "https://web.push.apple.com/QGuQyavXutnMH5Mi8x",  # Safari
+        "https://wns2-db5p.notify.windows.com/w/?token=BQYAAADuof2g%2f5N",  # Edge, Windows
+    ],
+)
+def test_the_push_services_of_real_browsers_are_accepted(client, vapid_keys, settings, endpoint):
+    settings.PUSH_ALLOW_LOCAL_ENDPOINTS = False
+    client.force_login(make_user())
+    assert post_json(client, {**GOOD, "endpoint": endpoint}).status_code == 201
+    assert PushSubscription.objects.get().endpoint == endpoint
 
 
 @pytest.mark.parametrize("case", BAD)

@@ -4,6 +4,7 @@ decrypts the payload itself), once per device and turn, only while the player is
 in their language, and never stopped by one device's failure."""
 
 import datetime
+import socket
 import threading
 
 import pytest
@@ -190,6 +191,31 @@ def test_a_failing_device_does_not_stop_the_next_and_is_retried(service, answer,
     failing.answer = 201
     pushes.clock_pass()
     assert len(failing.received) == 1 and len(tablet.received) == 1
+
+
+@pytest.mark.parametrize(
+    "host", ["127.1", "0x7f.0.0.1", "0177.0.0.1", "127.000.000.001", "2130706433", "localhost."]
+)
+def test_a_stored_endpoint_off_the_push_services_is_never_connected_to(service, host):
+    """A row stored before the endpoint check was strict: the clock opens no connection
+    to it (a listening socket on loopback sees none) and drops it; the others go on."""
+    alice, bob = player(), player()
+    tablet = service.subscribe(alice)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    old = PushSubscription.objects.create(
+        user=alice,
+        endpoint=f"https://{host}:{listener.getsockname()[1]}/push/x",
+        p256dh=tablet.p256dh,
+        auth=tablet.auth,
+    )
+    game_between(alice, bob)
+    with listener:
+        pushes.clock_pass()
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody knocked
+    assert not PushSubscription.objects.filter(pk=old.pk).exists()
+    assert len(tablet.received) == 1
 
 
 def test_a_claim_left_by_a_process_that_died_is_taken_over(service):
