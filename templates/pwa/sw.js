@@ -101,14 +101,28 @@ self.addEventListener("fetch", (event) => {
   // Everything else (HTMX fragments, JSON, other sites) is not ours to answer.
 });
 
-// Only a path on this site may be opened from a notification; anything else opens the
+// Only a page of this site may be opened from a notification; anything else opens the
 // home page (a payload is data from our server, but never trusted with a foreign URL).
+// What is kept is a path that stays on this site however often it is read again: a
+// path such as "/.//evil.example/x" or "/%2e//evil.example" parses to the path
+// "//evil.example/x", which, read once more (as the tap does), is a protocol-relative
+// address on another host.
 function sitePath(value) {
   if (typeof value !== "string" || !value.startsWith("/")) {
     return "/";
   }
-  const url = new URL(value, self.location.origin);
-  return url.origin === self.location.origin ? url.pathname + url.search + url.hash : "/";
+  const origin = self.location.origin;
+  let url;
+  try {
+    url = new URL(value, origin);
+  } catch (error) {
+    return "/";
+  }
+  const path = url.pathname + url.search + url.hash;
+  if (url.origin !== origin || !path.startsWith("/") || path.startsWith("//")) {
+    return "/";
+  }
+  return new URL(path, origin).href === url.href ? path : "/";
 }
 
 // The payload the sender (rummy.notifications) agreed on:
@@ -146,6 +160,7 @@ function onPush(event) {
 
 // The tap: a tab already at that page comes to the front, else a new one opens there.
 async function openFromNotification(path) {
+  // sitePath again: a notification shown by an older worker may hold a path it let by.
   const target = new URL(sitePath(path), self.location.origin).href;
   const windows = await self.clients.matchAll({type: "window", includeUncontrolled: true});
   const open = windows.find((client) => client.url === target);

@@ -435,9 +435,26 @@ def test_push_shows_a_notification_whose_tap_opens_the_game(app_phone, own_serve
     assert tapped == {"calls": [["focus", own_server.base + game_page]], "left": 0}
 
 
-@pytest.mark.parametrize(
-    "url", ["https://evil.example/games/1/", "//evil.example/x", "javascript:alert(1)", 12]
-)
+# Each one a foreign site once read as an address, some only when read a second time
+# ("/.//evil.example/x" is the path "//evil.example/x" of this site).
+FOREIGN_URLS = [
+    "https://evil.example/games/1/",
+    "//evil.example/x",
+    "//evil",
+    "/.//evil.example/x",
+    "/a/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/\\evil.example/x",
+    "/\t/evil.example/x",
+    "javascript:alert(1)",
+    "JavaScript:alert(1)",
+    "",
+    12,
+]
+
+
+@pytest.mark.parametrize("url", FOREIGN_URLS)
 def test_push_with_a_foreign_url_opens_the_home_page(app_phone, own_server, url):
     page = app_phone("pia")
     page.context.grant_permissions(["notifications"], origin=own_server.base)
@@ -447,6 +464,25 @@ def test_push_with_a_foreign_url_opens_the_home_page(app_phone, own_server, url)
     payload = json.dumps({"title": "x", "body": "y", "url": url, "tag": "t"})
     deliver_push(page, cdp, own_server.base, payload)
     assert shown_when_there(page)[0]["data"] == {"url": "/"}
+
+
+@pytest.mark.parametrize("url", ["/.//evil.example/x", "//evil.example/x", "/a/..//evil"])
+def test_a_tap_on_a_notification_with_a_foreign_path_opens_the_home_page(
+    app_phone, own_server, url
+):
+    """A notification that holds a foreign path (shown by an older worker, say): the tap
+    itself opens only this site."""
+    page = app_phone("pia")
+    page.context.grant_permissions(["notifications"], origin=own_server.base)
+    page.goto("/accounts/login/")
+    assert controlled(page) is not None
+    worker = our_worker(page)
+    worker.evaluate(
+        "(url) => self.registration.showNotification('x', {tag: 't', data: {url}})", url
+    )
+    shown_when_there(page)
+    tapped = worker.evaluate(TAP)
+    assert tapped == {"calls": [["open", own_server.base + "/"]], "left": 0}
 
 
 def test_a_push_that_is_not_json_still_shows_the_sites_name(app_phone, own_server):
