@@ -120,8 +120,8 @@ def is_push_service(endpoint):
     if _local_test_service(endpoint, parts, port):
         return True
     # Scheme and authority exactly as browsers write them: "https://", the host, at most
-    # ":443" after it. This leaves out a user or password, brackets, upper case and a
-    # trailing dot.
+    # ":443" after it (no user or password, no upper case); then a host of the list,
+    # which leaves out IP literals of every spelling and a trailing dot.
     if not endpoint.startswith("https://") or parts.netloc not in (host, f"{host}:443"):
         return False
     if host in PUSH_SERVICES:

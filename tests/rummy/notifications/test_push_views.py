@@ -4,7 +4,11 @@ clear message, nothing stored, never a 500, also when posted many times at once)
 the push services of real browsers, and one account's device never taken by another."""
 
 import json
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 from django.db import connections
@@ -343,6 +347,41 @@ def test_plain_http_to_this_machine_only_where_the_setting_allows(client, vapid_
     assert post_json(client, local).status_code == 400
     settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
     assert post_json(client, local).status_code == 201
+
+
+DEFAULT_SET_UP = """
+import django
+django.setup()
+from django.conf import settings
+from rummy.notifications import subscriptions
+try:
+    subscriptions.check_endpoint("http://127.0.0.1:9443/x")
+    print(settings.DEBUG, "accepted")
+except subscriptions.Refused:
+    print(settings.DEBUG, "refused")
+"""
+
+
+def test_the_default_set_up_takes_no_endpoint_on_this_machine():
+    """No variables at all (DEBUG on, as ``make run``): still no endpoint on this
+    machine, which only the tests' own push service may have."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in {"DEBUG", "DATABASE_URL", "REDIS_URL", "CACHE_URL", "SECRET_KEY"}
+        and not name.startswith("PYTEST")
+    }
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    answer = subprocess.run(
+        [sys.executable, "-c", DEFAULT_SET_UP],
+        cwd=Path(__file__).resolve().parents[3],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert answer.stdout.split() == ["True", "refused"]
 
 
 # --- Preferences per channel ----------------------------------------------------------
