@@ -213,7 +213,11 @@ class VacationAheadForm(forms.Form):
     first_day = forms.DateField(
         label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(
+        label=_("Last day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("From tomorrow on, up to a year ahead (365 days), in your own time zone."),
+    )
 
 
 class VacationNowForm(forms.Form):
