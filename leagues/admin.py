@@ -1,15 +1,41 @@
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from leagues import seasons as season_service
+from leagues.forms import NoControlCharacters
 from leagues.models import Invite, League, Membership, Season, User, Vacation
 from leagues.services import LeagueError
+
+# The admin edits the same names as the site's own forms, under the same rules: no
+# control or invisible format characters (``leagues.validators``).
+_USER_NAMES = ("username", "display_name", "email", "first_name", "last_name")
+
+
+class UserAdminChangeForm(NoControlCharacters, UserChangeForm):
+    one_line_fields = _USER_NAMES
+
+
+class UserAdminCreationForm(NoControlCharacters, AdminUserCreationForm):
+    one_line_fields = _USER_NAMES
+
+
+class LeagueAdminForm(NoControlCharacters, forms.ModelForm):
+    one_line_fields = ("name",)
+    multiline_fields = ("description",)
+
+
+class SeasonAdminForm(NoControlCharacters, forms.ModelForm):
+    one_line_fields = ("name",)
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    form = UserAdminChangeForm
+    add_form = UserAdminCreationForm
     list_display = [
         "username",
         "display_name",
@@ -43,6 +69,7 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
+    form = LeagueAdminForm
     list_display = ["name", "slug", "visibility", "member_count", "created_at"]
     list_filter = ["visibility"]
     search_fields = ["name", "slug", "description"]
@@ -86,6 +113,7 @@ class InviteAdmin(admin.ModelAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    form = SeasonAdminForm
     list_display = [
         "name",
         "league",

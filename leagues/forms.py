@@ -25,8 +25,10 @@ class MultilineField(forms.CharField):
 
 
 class NoControlCharacters:
-    """Form mixin: the listed one-line fields refuse control characters, the multi-line
-    ones everything but line breaks (``leagues.validators``)."""
+    """Form mixin: the listed one-line fields refuse control and invisible format
+    characters, the multi-line ones everything of those but line breaks
+    (``leagues.validators``). A listed field the form does not have is skipped (the
+    admin's forms carry the fields of their page only)."""
 
     one_line_fields: tuple[str, ...] = ()
     multiline_fields: tuple[str, ...] = ()
@@ -34,9 +36,11 @@ class NoControlCharacters:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name in self.one_line_fields:
-            self.fields[name].validators.append(no_control_characters)
+            if name in self.fields:
+                self.fields[name].validators.append(no_control_characters)
         for name in self.multiline_fields:
-            self.fields[name].validators.append(no_control_characters_but_newlines)
+            if name in self.fields:
+                self.fields[name].validators.append(no_control_characters_but_newlines)
 
 
 class SignupForm(NoControlCharacters, UserCreationForm):
@@ -209,7 +213,11 @@ class VacationAheadForm(forms.Form):
     first_day = forms.DateField(
         label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
     )
-    last_day = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}))
+    last_day = forms.DateField(
+        label=_("Last day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("From tomorrow on, up to a year ahead (365 days), in your own time zone."),
+    )
 
 
 class VacationNowForm(forms.Form):

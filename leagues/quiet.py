@@ -7,10 +7,42 @@ afterwards (the next day when the window wraps midnight). Measuring in instants 
 the answer right across daylight-saving changes: a repeated hour is not quiet twice,
 and a wall time that does not exist (the hour skipped in spring) ends or starts the
 window when the clock jumps past it. Pure: no database, ``now`` always passed in.
+
+A window is set in whole minutes and lasts at most ``MAX_QUIET`` (16 hours) of wall
+time, so that at least 8 hours of every day are awake: a season whose turn clock pauses
+in quiet hours (``rummy.play.pauses``) then still runs each turn's clock a third of each
+day. A window of 23 hours 59 minutes and 59 seconds once stretched a one-hour turn to a
+deadline 60 days away.
 """
 
 import math
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+
+from django.utils.translation import gettext as _
+
+# The longest quiet window, on the wall clock; the rest of the day is awake.
+MAX_QUIET = timedelta(hours=16)
+
+
+def wall_length(start: time, end: time) -> timedelta:
+    """How long the window from ``start`` to ``end`` lasts on the wall clock (across
+    midnight when ``end`` comes first); a daylight-saving change that day aside."""
+    length = datetime.combine(date.min, end) - datetime.combine(date.min, start)
+    return length if length > timedelta(0) else length + timedelta(days=1)
+
+
+def window_errors(start: time, end: time) -> dict[str, str]:
+    """What is wrong with quiet hours from ``start`` to ``end`` (both set, different),
+    in words, by field (``quiet_start``, ``quiet_end``); empty when nothing is."""
+    errors = {}
+    for field, wall in (("quiet_start", start), ("quiet_end", end)):
+        if wall.second or wall.microsecond:
+            errors[field] = _("Quiet hours are set in whole minutes, such as 22:00 or 07:30.")
+    if not errors and wall_length(start, end) > MAX_QUIET:
+        errors["quiet_end"] = _(
+            "Quiet hours can last at most 16 hours, so that at least 8 hours of your day are awake."
+        )
+    return errors
 
 
 def quiet_until(start: time, end: time, zone: tzinfo, now: datetime) -> datetime | None:

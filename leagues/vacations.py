@@ -3,9 +3,10 @@ of days (``Season.vacation_days``, none by default) on which their turn clocks s
 
 A vacation is taken ahead (whole days in the player's own time zone, from midnight to
 midnight) or started now by a tap (N times 24 hours from now); it never starts in the
-past. It can be cancelled before it starts (all its days come back) or ended early:
-then every day it has begun counts as used, and the days after come back (a day is 24
-hours from the vacation's start, so a vacation ended 25 hours in has used two).
+past, and one taken ahead ends within ``AHEAD_DAYS`` of the player's today. It can be
+cancelled before it starts (all its days come back) or ended early: then every day it
+has begun counts as used, and the days after come back (a day is 24 hours from the
+vacation's start, so a vacation ended 25 hours in has used two).
 
 The turn clock is told after commit (``rummy.public.vacation_changed``): the write path
 moves the player's deadlines and shows the vacation on their game pages.
@@ -18,7 +19,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from leagues.models import Season, User, Vacation
 from leagues.quiet import first_instant
@@ -26,6 +27,16 @@ from leagues.services import LeagueError
 from rummy.public import vacation_changed
 
 DAY = timedelta(days=1)
+
+# How far ahead a vacation may be taken: its last day at most this many days from the
+# player's today. A season has no length of its own to measure by (its dates are the
+# admin's), and a year covers any season worth planning a holiday in.
+AHEAD_DAYS = 365
+
+PAST = gettext_lazy(
+    "A vacation cannot begin in the past, and today has begun: "
+    "to stop your clocks from now, use “Start now”."
+)
 
 
 def days_left(user, season, exclude=None):
@@ -44,15 +55,20 @@ def take_ahead(user, season, first_day, last_day, now=None):
     if last_day < first_day:
         raise LeagueError(_("The last day of a vacation cannot come before its first day."))
     zone = user.zone
+    # The days are checked against today before any instant is made of them: a date near
+    # the end (or start) of the calendar has no midnight after it to compute.
+    today = now.astimezone(zone).date()
+    if first_day < today:
+        raise LeagueError(PAST)
+    if last_day > today + timedelta(days=AHEAD_DAYS):
+        raise LeagueError(
+            _("A vacation can be booked up to %(days)d days ahead, its last day included.")
+            % {"days": AHEAD_DAYS}
+        )
     starts_at = first_instant(first_day, time(0), zone)
     ends_at = first_instant(last_day + DAY, time(0), zone)
     if starts_at < now:
-        raise LeagueError(
-            _(
-                "A vacation cannot begin in the past, and today has begun: "
-                "to stop your clocks from now, use “Start now”."
-            )
-        )
+        raise LeagueError(PAST)
     return _take(user, season, starts_at, ends_at, (last_day - first_day).days + 1, now)
 
 

@@ -4,6 +4,7 @@ Sockets: ``rummy/routing.py``."""
 
 from django.urls import path
 
+import config.converters  # noqa: F401  (registers <id:…>, the bounded id of every address)
 from rummy.history import views as history
 from rummy.lobby import views as lobby
 from rummy.table import views as table
@@ -11,16 +12,16 @@ from rummy.table import views as table
 app_name = "rummy"
 
 urlpatterns = [
-    path("<int:game_id>/", table.table, name="table"),
-    path("<int:game_id>/act/", table.act, name="act"),
-    path("<int:game_id>/end-early/", table.end_early, name="end_early"),
-    path("<int:game_id>/rematch/", lobby.rematch, name="rematch"),
+    path("<id:game_id>/", table.table, name="table"),
+    path("<id:game_id>/act/", table.act, name="act"),
+    path("<id:game_id>/end-early/", table.end_early, name="end_early"),
+    path("<id:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("open/<slug:slug>/", lobby.open_table, name="open_table"),
     path("practice/", lobby.practice, name="practice"),
     # A game's history (rummy.history): read-only.
-    path("<int:game_id>/record/", history.record, name="record"),
-    path("<int:game_id>/record.json", history.record_json, name="record_json"),
-    path("<int:game_id>/replay/", history.replay, name="replay"),
-    path("seasons/<int:pk>/games.jsonl", history.season_games, name="season_games"),
-    path("seasons/<int:pk>/results.csv", history.season_results, name="season_results"),
+    path("<id:game_id>/record/", history.record, name="record"),
+    path("<id:game_id>/record.json", history.record_json, name="record_json"),
+    path("<id:game_id>/replay/", history.replay, name="replay"),
+    path("seasons/<id:pk>/games.jsonl", history.season_games, name="season_games"),
+    path("seasons/<id:pk>/results.csv", history.season_results, name="season_results"),
 ]

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from leagues import quiet
 from leagues.models import User, reported_time_zone, time_zone_names
 from rummy.models import NotificationPrefs
 from rummy.notifications import accounts, prefs, tokens, vapid
@@ -81,8 +82,8 @@ class LocaleForm(forms.ModelForm):
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         error_messages={"invalid": gettext_lazy("Enter a time such as 08:00.")},
         help_text=gettext_lazy(
-            "In your time zone; a window may run past midnight, such as 22:00 to 08:00. "
-            "Leave both empty for none."
+            "In your time zone; a window may run past midnight, such as 22:00 to 08:00, "
+            "and lasts at most 16 hours. Leave both empty for none."
         ),
     )
 
@@ -127,6 +128,10 @@ class LocaleForm(forms.ModelForm):
             self.add_error(
                 "quiet_end", _("Quiet hours must end at a different time than they start.")
             )
+        elif start is not None:
+            # Whole minutes, at most 16 hours (leagues.quiet).
+            for field, error in quiet.window_errors(start, end).items():
+                self.add_error(field, error)
         return cleaned
 
 

@@ -9,11 +9,25 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, time, timedelta, tzinfo
 
 from leagues.models import Vacation
-from leagues.quiet import first_instant
+from leagues.quiet import MAX_QUIET, first_instant
 
 # Quiet windows are looked for this many days ahead at most: a window of nearly a whole
 # day with a week's turn would otherwise walk for years. Past it the clock runs.
 QUIET_HORIZON_DAYS = 60
+
+
+def quiet_stretch(seconds: int) -> timedelta:
+    """The most the mover's quiet hours may add to a turn of ``seconds``.
+
+    A window lasts at most ``MAX_QUIET`` (16 hours) of every day (``leagues.quiet``), so
+    the clock runs at least 8 hours a day: ``seconds`` of running time take at most
+    ``ceil(seconds / 8 h)`` awake stretches, each after at most one night. That is at
+    most twice the turn's time plus one night more, and an hour for a daylight-saving
+    change in it: a 1-hour turn ends within 20 hours, a day's within 3 days and 17
+    hours, a week's within 21 days and 17 hours (a vacation's days come on top).
+    ``turn_deadline`` holds every turn to it, also one whose quiet hours were stored
+    before the settings page refused longer windows."""
+    return 2 * timedelta(seconds=seconds) + MAX_QUIET + timedelta(hours=1)
 
 
 def paused_deadline(
@@ -64,15 +78,6 @@ def vacation_spans(user_id, season, since):
     )
 
 
-def mover_pauses(user, season, since):
-    """Every span from ``since`` on in which ``user``'s clock stands still, by start."""
-    spans = vacation_spans(user.pk, season, since)
-    if season is not None and season.quiet_pause and user.quiet_start and user.quiet_end:
-        quiet = quiet_windows(user.quiet_start, user.quiet_end, user.zone, since)
-        return heapq.merge(spans, quiet)
-    return iter(spans)
-
-
 def may_pause(user, season, since):
     """Whether anything can pause ``user``'s clock from ``since`` on."""
     if season is None:
@@ -84,10 +89,16 @@ def may_pause(user, season, since):
 
 def turn_deadline(user, season, started_at, seconds):
     """When the turn ``user`` began at ``started_at`` runs out: ``seconds`` of time in
-    which their clock runs."""
+    which their clock runs. Quiet hours add at most ``quiet_stretch(seconds)`` to the
+    deadline the vacations alone give."""
     if user is None:
         return started_at + timedelta(seconds=seconds)
-    return paused_deadline(started_at, seconds, mover_pauses(user, season, started_at))
+    spans = vacation_spans(user.pk, season, started_at)
+    if not (season is not None and season.quiet_pause and user.quiet_start and user.quiet_end):
+        return paused_deadline(started_at, seconds, spans)
+    quiet = quiet_windows(user.quiet_start, user.quiet_end, user.zone, started_at)
+    deadline = paused_deadline(started_at, seconds, heapq.merge(spans, quiet))
+    return min(deadline, paused_deadline(started_at, seconds, spans) + quiet_stretch(seconds))
 
 
 def away_until(user_ids, season, now):

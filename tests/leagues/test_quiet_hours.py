@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from leagues.models import User
-from leagues.quiet import first_instant, quiet_until
+from leagues.quiet import MAX_QUIET, first_instant, quiet_until, wall_length, window_errors
 
 RIGA = ZoneInfo("Europe/Riga")
 SPRING = date(2026, 3, 29)  # 03:00-04:00 does not exist in Riga
@@ -195,3 +195,24 @@ def test_user_without_a_time_zone_falls_back_to_the_site_default_utc():
     assert User(time_zone="Mars/Olympus", quiet_start=time(22), quiet_end=time(8)).quiet_until(
         utc(2026, 12, 1, 22)
     ) == utc(2026, 12, 2, 8)
+
+
+# --- How long a window may be (leagues.quiet.window_errors) -----------------------------
+
+
+def test_wall_length_wraps_midnight():
+    assert wall_length(time(22), time(8)) == timedelta(hours=10)
+    assert wall_length(time(8), time(22)) == timedelta(hours=14)
+    assert wall_length(time(0, 0, 1), time(0)) == timedelta(hours=24) - timedelta(seconds=1)
+
+
+def test_at_most_16_hours_in_whole_minutes():
+    assert window_errors(time(22), time(14)) == {}
+    assert window_errors(time(0), time(16)) == {}
+    assert list(window_errors(time(22), time(14, 1))) == ["quiet_end"]
+    assert list(window_errors(time(8, 1), time(8))) == ["quiet_end"]
+    assert "16 hours" in window_errors(time(8, 1), time(8))["quiet_end"]
+    # Seconds are refused, not rounded: the field that has them says so.
+    assert list(window_errors(time(0, 0, 1), time(0))) == ["quiet_start"]
+    assert list(window_errors(time(22), time(6, 0, 0, 1))) == ["quiet_end"]
+    assert timedelta(hours=16) == MAX_QUIET

@@ -160,6 +160,13 @@ def test_the_page_takes_days_ahead_and_lists_them(world, client):
         ({"first_day": "2026-11-30", "last_day": "2026-12-04"}, "cannot begin in the past"),
         ({"first_day": "2026-12-05", "last_day": "2026-12-04"}, "cannot come before"),
         ({"first_day": "2026-12-03", "last_day": "2026-12-30"}, "more than you have left"),
+        # The ends of the calendar: refused in words before any instant is made of them.
+        ({"first_day": "2026-12-03", "last_day": "9999-12-31"}, "up to 365 days ahead"),
+        ({"first_day": "9999-12-31", "last_day": "9999-12-31"}, "up to 365 days ahead"),
+        ({"first_day": "9999-12-30", "last_day": "9999-12-31"}, "up to 365 days ahead"),
+        ({"first_day": "0001-01-01", "last_day": "0001-01-01"}, "cannot begin in the past"),
+        ({"first_day": "0001-01-01", "last_day": "9999-12-31"}, "cannot begin in the past"),
+        ({"first_day": "2027-12-01", "last_day": "2027-12-02"}, "up to 365 days ahead"),
     ],
 )
 def test_bad_days_ahead_are_refused_in_words(world, client, data, message):
@@ -169,6 +176,41 @@ def test_bad_days_ahead_are_refused_in_words(world, client, data, message):
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Vacation.objects.exists()
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago", "UTC"])
+def test_the_ends_of_the_calendar_are_refused_in_every_time_zone(world, zone):
+    """UTC+14 and UTC-11: the first and the last day of the calendar have no midnight
+    before or after them in UTC, which the booking used to compute (OverflowError)."""
+    riga, _other, _league, season = world
+    riga.time_zone = zone
+    for first, last, message in [
+        (datetime.date.max, datetime.date.max, "up to 365 days ahead"),
+        (datetime.date(2026, 12, 3), datetime.date.max, "up to 365 days ahead"),
+        (datetime.date.min, datetime.date.min, "cannot begin in the past"),
+        (datetime.date.min, datetime.date.max, "cannot begin in the past"),
+    ]:
+        with pytest.raises(LeagueError, match=message):
+            vacations.take_ahead(riga, season, first, last, now=NOW)
+    assert not Vacation.objects.exists()
+
+
+def test_a_vacation_ends_at_most_a_year_ahead(world):
+    riga, _other, _league, season = world
+    today = datetime.date(2026, 12, 1)  # in Riga at NOW
+    last = today + timedelta(days=vacations.AHEAD_DAYS)
+    with pytest.raises(LeagueError, match="up to 365 days ahead, its last day included"):
+        vacations.take_ahead(riga, season, last, last + DAY, now=NOW)
+    vacation = vacations.take_ahead(riga, season, last, last, now=NOW)
+    assert vacation.days == 1
+
+
+@time_machine.travel(NOW, tick=False)
+def test_the_form_says_how_far_ahead(world, client):
+    riga, _other, _league, season = world
+    client.force_login(riga)
+    assert "up to a year ahead (365 days)" in client.get(url(season)).content.decode()
+    assert vacations.AHEAD_DAYS == 365  # the form's help text names the number
 
 
 @time_machine.travel(NOW, tick=False)
@@ -235,7 +277,8 @@ def test_the_same_booking_many_times_at_once_takes_one_vacation():
     league = make_league(riga)
     season = make_season(league, vacation_days=9)
     target = url(season)
-    data = {"first_day": "2099-01-02", "last_day": "2099-01-03"}
+    soon = datetime.date.today() + timedelta(days=10)
+    data = {"first_day": soon.isoformat(), "last_day": (soon + DAY).isoformat()}
     statuses, errors = at_once(
         [(logged_in(riga), lambda c: c.post(target, data)) for _ in range(6)]
     )

@@ -96,8 +96,10 @@ MATRIX = {
 
 #          WebSocket route: accepted? for the ROLES in order
 WS_MATRIX = {
-    "ws/games/<int:game_id>/": (False, False, True, True, True),
+    "ws/games/<id:game_id>/": (False, False, True, True, True),
     "ws/me/": (False, True, True, True, True),
+    # Any other address (rummy.routing.no_such_socket): "/" stands for them all here.
+    "": (False, False, False, False, False),
 }
 
 ROUTES = {route.name: route for route in all_routes()}
@@ -106,7 +108,7 @@ ROUTES = {route.name: route for route in all_routes()}
 def url_for(route, values, season):
     if route.name == "admin":
         return "/admin/"
-    if "seasons/<int:pk>" in route.route:
+    if "seasons/<id:pk>" in route.route:
         values = dict(values, pk=season.pk)
     return route.url(**values)
 
@@ -157,7 +159,7 @@ async def test_websocket_matrix(route):
         return values, cookies
 
     values, cookies = await sync_to_async(cast_with_sessions)()
-    path = "/" + route.replace("<int:game_id>", str(values["game_id"]))
+    path = "/" + route.replace("<id:game_id>", str(values["game_id"]))
     got = []
     for role in ROLES:
         headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]

@@ -155,7 +155,7 @@ def test_post_endpoints_refuse_hostile_data(cast, route, role, data, htmx):
     if users[role]:
         client.force_login(users[role])
     url = route.url(
-        **dict(values, pk=season.pk if "seasons/<int:pk>" in route.route else values["pk"])
+        **dict(values, pk=season.pk if "seasons/<id:pk>" in route.route else values["pk"])
     )
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     if isinstance(data, tuple):

@@ -1,5 +1,6 @@
 """Quiet hours on the settings page, beside the time zone: two time inputs; bad input
-(unparseable, only one of the two, equal) gets a clear message and saves nothing."""
+(unparseable, only one of the two, equal, seconds, longer than 16 hours) gets a clear
+message and saves nothing."""
 
 import datetime
 
@@ -72,6 +73,15 @@ def test_a_post_without_the_fields_keeps_them(client):
         ({"quiet_start": "22:00"}, "quiet_end", "Give both the start and"),
         ({"quiet_start": "08:00", "quiet_end": "08:00"}, "quiet_end", "end at a different time"),
         ({"quiet_start": "08:00", "quiet_end": "08:00:00"}, "quiet_end", "end at a different"),
+        # Whole minutes (a window of 23:59:59 stretched a one-hour turn to 60 days).
+        ({"quiet_start": "00:00:01", "quiet_end": "00:00"}, "quiet_start", "whole minutes"),
+        ({"quiet_start": "22:00", "quiet_end": "06:00:30"}, "quiet_end", "whole minutes"),
+        ({"quiet_start": "22:00:00.5", "quiet_end": "06:00"}, "quiet_start", "whole minutes"),
+        # At most 16 hours: at least 8 of the day awake.
+        ({"quiet_start": "08:01", "quiet_end": "08:00"}, "quiet_end", "at most 16 hours"),
+        ({"quiet_start": "22:00", "quiet_end": "14:01"}, "quiet_end", "at most 16 hours"),
+        ({"quiet_start": "00:00", "quiet_end": "23:59"}, "quiet_end", "at most 16 hours"),
+        ({"quiet_start": "06:00", "quiet_end": "22:01"}, "quiet_end", "at most 16 hours"),
     ],
 )
 def test_bad_quiet_hours_are_refused_in_words_and_nothing_is_saved(client, fields, field, message):
@@ -86,6 +96,21 @@ def test_bad_quiet_hours_are_refused_in_words_and_nothing_is_saved(client, field
     # Nothing on the page is saved: not the quiet hours, not the zone or the emails.
     assert (saved.quiet_start, saved.quiet_end, saved.time_zone) == (None, None, "Europe/Tallinn")
     assert not hasattr(saved, "notification_prefs") or not saved.notification_prefs.your_move
+
+
+@pytest.mark.parametrize(
+    ("start", "end"), [("22:00", "14:00"), ("06:00", "22:00"), ("12:00", "12:01")]
+)
+def test_a_window_of_up_to_16_hours_is_saved(client, start, end):
+    player = make_user()
+    client.force_login(player)
+    assert post(client, quiet_start=start, quiet_end=end).status_code == 302
+    assert fresh(player).quiet_start == datetime.time.fromisoformat(start)
+
+
+def test_the_form_says_how_long_at_most(client):
+    client.force_login(make_user())
+    assert "lasts at most 16 hours" in client.get(reverse(URL)).content.decode()
 
 
 def test_the_database_refuses_half_a_window_or_an_empty_one():

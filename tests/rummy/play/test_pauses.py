@@ -9,10 +9,12 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 
+from leagues.models import Season, Vacation
+from leagues.quiet import MAX_QUIET, first_instant, wall_length, window_errors
 from rummy import engine
 from rummy.clock import deadlines
 from rummy.models import Game, Move
-from rummy.play.pauses import paused_deadline, quiet_windows
+from rummy.play.pauses import paused_deadline, quiet_stretch, quiet_windows, turn_deadline
 from tests.factories import make_league, make_season, make_user, started_game
 
 RIGA = ZoneInfo("Europe/Riga")
@@ -138,3 +140,78 @@ def test_no_timeout_in_the_night_and_one_after_it():
     assert game.to_move == bob
     # Bob's turn began at 10:00 Riga (awake): 3 hours, no night in them.
     assert game.turn_deadline == deadline + timedelta(seconds=1) + 3 * H
+
+
+# --- The bound: quiet hours never stretch a turn past quiet_stretch ---------------------
+
+EXTREME_ZONES = ["Europe/Riga", "America/New_York", "Australia/Lord_Howe"]
+# The days of the spring and the autumn changes in those zones (and the day before).
+CHANGE_DAYS = [datetime.date(2026, 3, 7), datetime.date(2026, 3, 28), datetime.date(2026, 10, 3)]
+
+
+@pytest.mark.parametrize("zone", EXTREME_ZONES)
+def test_the_longest_allowed_quiet_hours_stay_within_the_bound(zone):
+    """Every allowed extreme (a 16-hour window, the most the settings page takes, opening
+    at each hour of the day) with every turn time a season offers, each turn starting as
+    the window opens (the worst moment) or just after, across daylight-saving changes:
+    the deadline is within ``quiet_stretch`` of the turn's time, so the bound in
+    ``turn_deadline`` never cuts an allowed setting short."""
+    tz = ZoneInfo(zone)
+    for hour in range(24):
+        start_time = time(hour)
+        end_time = time((hour + 16) % 24)
+        assert wall_length(start_time, end_time) == MAX_QUIET
+        assert window_errors(start_time, end_time) == {}
+        for day in CHANGE_DAYS:
+            for offset in (timedelta(0), timedelta(minutes=1)):
+                start = first_instant(day, start_time, tz) + offset
+                for seconds, _label in Season.TURN_LIMIT_CHOICES:
+                    windows = quiet_windows(start_time, end_time, tz, start)
+                    deadline = paused_deadline(start, seconds, windows)
+                    bound = start + timedelta(seconds=seconds) + quiet_stretch(seconds)
+                    assert deadline <= bound, (zone, start_time, start, seconds)
+
+
+def test_the_bound_in_words():
+    assert quiet_stretch(3600) + H == timedelta(hours=20)
+    assert quiet_stretch(86400) + 24 * H == timedelta(days=3, hours=17)
+    assert quiet_stretch(7 * 86400) + 7 * 24 * H == timedelta(days=21, hours=17)
+
+
+@pytestmark_db
+@pytest.mark.parametrize(
+    "window",
+    [
+        (time(0, 0, 1), time(0)),  # the one-second waking window of the report
+        (time(8, 1), time(8)),  # a minute awake
+        (time(12), time(11, 59, 59, 999999)),
+    ],
+)
+@pytest.mark.parametrize("seconds", [3600, 86400, 7 * 86400])
+@time_machine.travel(utc(1, 19), tick=False)
+def test_quiet_hours_stored_before_the_limit_never_stretch_a_turn_past_the_bound(window, seconds):
+    """The settings page refuses such windows now; one already stored (or written by any
+    other path) still cannot push a deadline 60 days away."""
+    quiet = {"quiet_start": window[0], "quiet_end": window[1]}
+    alice, bob = make_user(time_zone="Europe/Riga", **quiet), make_user(**quiet)
+    league = make_league(alice, members=[bob])
+    make_season(league, turn_seconds=seconds, quiet_pause=True)
+    game = started_game([alice, bob], league=league)
+    started = game.turn_started_at
+    assert game.turn_deadline <= started + timedelta(seconds=seconds) + quiet_stretch(seconds)
+    assert game.turn_deadline > started + timedelta(seconds=seconds)  # still paused, some
+
+
+@pytestmark_db
+@time_machine.travel(utc(1, 19), tick=False)
+def test_a_vacation_comes_on_top_of_the_bound():
+    alice = make_user(time_zone="Europe/Riga", quiet_start=time(0, 0, 1), quiet_end=time(0))
+    bob = make_user()
+    league = make_league(alice, members=[bob])
+    season = make_season(league, turn_seconds=3600, quiet_pause=True, vacation_days=5)
+    Vacation.objects.create(
+        user=alice, season=season, starts_at=utc(1, 19), ends_at=utc(3, 19), days=2
+    )
+    start = utc(1, 19)
+    deadline = turn_deadline(alice, season, start, 3600)
+    assert utc(3, 20) < deadline <= utc(3, 20) + quiet_stretch(3600)
