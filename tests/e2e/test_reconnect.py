@@ -12,7 +12,6 @@ htmx's ws extension reconnects. The page's one socket carries the header's count
 (the table page opens no ``/ws/me/``): it names the count the page shows as well."""
 
 import re
-import time
 import uuid
 
 import pytest
@@ -22,7 +21,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, log_in
+from tests.e2e.conftest import ARTIFACTS, eventually, log_in
 from tests.e2e.test_play import wait_live
 
 pytestmark = pytest.mark.e2e
@@ -83,17 +82,6 @@ def open_game(page, username, game_id):
     wait_live(page)
 
 
-def until(page, condition, timeout_s=30):
-    """Wait for the test's own state, which no page function can see: poll it (Playwright
-    delivers its events while the page waits), up to a deadline generous enough for a
-    busy machine."""
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        page.wait_for_timeout(50)
-
-
 def stamp_of(url):
     return re.search(r"[?&]stamp=([0-9a-f]*)", url).group(1)
 
@@ -146,7 +134,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     # reaches the page.
     between.hold = True
     page.locator("#btn-draw").tap()
-    until(page, lambda: len(between.frames[0]) == sent + 1)
+    eventually(page, lambda: len(between.frames[0]) > sent, "the draw's frame")
     between.hold = False
     expect(page.locator("#hand .card")).to_have_count(cards)
 
@@ -169,7 +157,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     assert stamp_of(between.urls[2]) == now and moves_of(between.urls[2]) == "1"
     # Nothing before the answer to a later frame: nothing was sent on connect.
     between.probe()
-    until(page, lambda: between.frames[2] != [])
+    eventually(page, lambda: between.frames[2] != [], "the answer to the probe")
     assert len(between.frames[2]) == 1, [frame[:200] for frame in between.frames[2]]
     assert "could not be read" in between.frames[2][0], between.frames[2][0][:200]
     expect(page.locator("#hand .card")).to_have_count(cards + 1)
