@@ -45,6 +45,10 @@ PHONE = {
     "device_scale_factor": 2,
 }
 SERVER_START_SECONDS = 30
+# How long a test waits for a condition before it fails. Only a failure waits this long,
+# so it is generous: the machine may be busy (the lane must pass with both cores taken).
+PATIENCE_SECONDS = 30
+WAIT_MS = PATIENCE_SECONDS * 1000  # the same, for Playwright
 
 
 def _free_port():
@@ -218,7 +222,9 @@ def sent_mail(server_env):
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (make test-e2e does)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=WAIT_MS)  # its default, 5 s, is short on a busy machine
 
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
@@ -257,8 +263,8 @@ def phone(browser, server, request):
 
     def make(name):
         context = browser.new_context(base_url=server, locale="en", **PHONE)
-        context.set_default_timeout(10_000)
-        context.set_default_navigation_timeout(20_000)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
         context.add_init_script(SOCKET_PROBE)
         contexts.append(context)
         page = context.new_page()
@@ -270,6 +276,20 @@ def phone(browser, server, request):
         # The browser may already be gone; nothing left to free then.
         with contextlib.suppress(Exception):
             context.close()
+
+
+def eventually(page, probe, what, seconds=PATIENCE_SECONDS):
+    """The first truthy value of ``probe()``, polled until the deadline: for conditions
+    no page function can wait for (the test's own state, a browser API that answers a
+    promise). Playwright delivers its events while the page waits between polls."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = probe()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {seconds} s in vain for {what}")
+        page.wait_for_timeout(100)
 
 
 def log_in(page, username, password):

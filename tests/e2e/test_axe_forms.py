@@ -10,6 +10,11 @@ serious or critical.
 
 import pytest
 
+try:
+    from playwright.sync_api import expect
+except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
+    expect = None
+
 from tests.e2e.axe import describe, serious_violations
 from tests.e2e.test_tap_targets import LANGUAGES, log_in, phone_in
 
@@ -72,8 +77,10 @@ def test_sign_up_and_log_in_forms(browser, server, request, language):
     page.fill("#id_password1", "short")
     page.fill("#id_password2", "other")
     page.locator("main form button[type=submit]").click()
+    # The form comes back with the error (a new page: wait for it, not for the old one),
+    # and axe looks at it once its styles are in (colour contrast).
+    expect(page.locator("#id_password2")).to_have_attribute("aria-invalid", "true")
     page.wait_for_load_state()
-    assert page.locator("#id_password2").get_attribute("aria-invalid") == "true"
     describedby = page.locator("#id_password2").get_attribute("aria-describedby").split()
     assert "id_password2_error" in describedby
     check(page, f"sign-up with errors ({language})")
@@ -91,8 +98,10 @@ def test_league_and_season_forms(browser, server, alice, request, language):
     check(page, f"league form ({language})")
     page.fill("#id_name", " ")  # required, so only the server can reject it
     page.locator("main form button[type=submit]").click()
+    # The form comes back with the error (a new page: wait for it, not for the old one),
+    # and axe looks at it once its styles are in (colour contrast).
+    expect(page.locator("#id_name")).to_have_attribute("aria-invalid", "true")
     page.wait_for_load_state()
-    assert page.locator("#id_name").get_attribute("aria-invalid") == "true"
     check(page, f"league form with errors ({language})")
 
     page.goto("/leagues/riga-rummy-club/seasons/new/")
@@ -103,6 +112,8 @@ def test_league_and_season_forms(browser, server, alice, request, language):
     page.fill("#id_ends_on", "2031-04-01")  # before it starts: rejected
     page.fill("#id_target_score", "5")  # below the minimum: rejected
     page.locator("main form button[type=submit]").click()
+    # The form comes back with the error (a new page: wait for it, not for the old one),
+    # and axe looks at it once its styles are in (colour contrast).
+    expect(page.locator("#id_target_score")).to_have_attribute("aria-invalid", "true")
     page.wait_for_load_state()
-    assert page.locator("#id_target_score").get_attribute("aria-invalid") == "true"
     check(page, f"season form with errors ({language})")

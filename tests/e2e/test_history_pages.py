@@ -19,7 +19,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, WAIT_MS
 
 pytestmark = pytest.mark.e2e
 
@@ -69,7 +69,7 @@ def history(server_env):
 def phone_in(browser, server, request, language, username):
     context = browser.new_context(base_url=server, locale=language, **PHONE)
     context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     request.addfinalizer(context.close)
     page = context.new_page()
     request.node.e2e_pages = getattr(request.node, "e2e_pages", {})

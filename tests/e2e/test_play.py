@@ -20,11 +20,11 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     Page = expect = None
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.conftest import ARTIFACTS, WAIT_MS
 
 pytestmark = pytest.mark.e2e
 
-LIVE = 5_000  # ms: how long another page may take to show a move
+LIVE = WAIT_MS  # how long another page may take to show a move (a busy machine)
 
 PASSWORD = "e2e-Carousel-pass-42"
 
@@ -83,7 +83,7 @@ def wait_live(page: Page, opens=1):
     page.wait_for_function(
         "n => window.__e2e && window.__e2e.opens >= n",
         arg=opens,
-        timeout=15_000,
+        timeout=WAIT_MS,
     )
 
 

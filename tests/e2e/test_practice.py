@@ -79,8 +79,9 @@ def test_practice_against_a_bot_on_a_phone(phone, django_snippet, worker):
     expect(page.locator("#hand .card")).to_have_count(cards + 1)
     # Her turn goes on until a third draw ends it; then the bot's moves arrive live.
     while page.locator("#btn-draw").is_visible():
+        cards += 1
         page.locator("#btn-draw").tap()
-        page.wait_for_timeout(500)
+        expect(page.locator("#hand .card")).to_have_count(cards + 1)
     expect(page.locator("#players tr.player.to-move")).to_contain_text("Bot (beginner)")
     expect(page.locator("#btn-draw")).to_be_visible(timeout=BOT_TURN)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -23,7 +23,17 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, Daphne, _python
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    ROOT,
+    WAIT_MS,
+    Daphne,
+    _python,
+    eventually,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -85,8 +95,8 @@ def app_phone(browser, own_server, request):
 
     def make(name, locale="en"):
         context = browser.new_context(base_url=own_server.base, locale=locale, **PHONE)
-        context.set_default_timeout(10_000)
-        context.set_default_navigation_timeout(20_000)
+        context.set_default_timeout(WAIT_MS)
+        context.set_default_navigation_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         request.node.e2e_pages[name] = page
@@ -212,11 +222,12 @@ def test_a_new_worker_deletes_the_old_caches_and_keeps_others(app_phone):
           await changed;
         }"""
     )
-    for _ in range(100):  # 10 s: the machine may be busy
+
+    def without_the_first():
         names = sorted(page.evaluate("caches.keys()"))
-        if first[0] not in names:
-            break
-        page.wait_for_timeout(100)
+        return names if first[0] not in names else None
+
+    names = eventually(page, without_the_first, "the first cache to be deleted")
     assert len(names) == 2 and "someone-else" in names, names
     [new] = [n for n in names if n != "someone-else"]
     assert new.startswith("carousel-") and new not in (first[0], "carousel-old")
@@ -310,18 +321,16 @@ def test_offline_page_speaks_the_players_language(app_phone, players, server_dow
     page.select_option("#language-select", language)
     page.locator(".language-form button[type=submit]").click()
     page.wait_for_function(
-        "(lang) => document.documentElement.lang === lang", arg=language, timeout=10_000
+        "(lang) => document.documentElement.lang === lang", arg=language, timeout=WAIT_MS
     )
     # The worker fetches the offline page again in the page's new language.
     cached_language = """async () => {
       const answer = await caches.match("/offline/");
       return answer && answer.headers.get("Content-Language");
     }"""
-    for _ in range(100):  # 10 s: the machine may be busy
-        if page.evaluate(cached_language) == language:
-            break
-        page.wait_for_timeout(200)
-    assert page.evaluate(cached_language) == language
+    eventually(
+        page, lambda: page.evaluate(cached_language) == language, f"the offline page in {language}"
+    )
     server_down()
     answer = page.goto("/")
     assert answer.from_service_worker
@@ -342,13 +351,14 @@ SHOWN = """
 
 
 def shown_when_there(page):
-    """The notifications shown, once there is one (showNotification is asynchronous)."""
-    for _ in range(100):  # 10 s: the machine may be busy
-        shown = page.evaluate(SHOWN)
-        if shown:
-            return shown
-        page.wait_for_timeout(100)
-    raise AssertionError("no notification was shown")
+    """The notifications shown. Read only once the worker has handled the push
+    (``deliver_push`` waits for that): Chromium's getNotifications() deletes from its
+    database every notification the platform does not report as on display yet, unless
+    it was written after the read began, so a read while a push is being shown (this
+    used to poll every 100 ms) can lose that notification for good."""
+    shown = page.evaluate(SHOWN)
+    assert shown, "no notification was shown"
+    return shown
 
 
 # In the worker: the tap. No browser lets a test tap a notification (headless Chromium
@@ -371,17 +381,49 @@ async () => {
 """
 
 
+# In the worker: counts the push events it has finished handling (the promises the
+# handler passed to waitUntil have settled). Installed once per worker; Chromium does not
+# stop a worker that DevTools (Playwright) is attached to, so the count lives as long as
+# the test's worker does.
+WATCH_PUSHES = """
+() => {
+  if (self.__e2ePushes === undefined) {
+    const pushes = {seen: 0, pending: 0};
+    self.__e2ePushes = pushes;
+    const waitUntil = ExtendableEvent.prototype.waitUntil;
+    ExtendableEvent.prototype.waitUntil = function (promise) {
+      if (this.type === "push") {
+        pushes.pending += 1;
+        Promise.resolve(promise).finally(() => { pushes.pending -= 1; });
+      }
+      return waitUntil.call(this, promise);
+    };
+    // Added after the worker's own listener, so it runs after it has called waitUntil.
+    self.addEventListener("push", () => { pushes.seen += 1; });
+  }
+  return self.__e2ePushes.seen;
+}
+"""
+PUSHES_HANDLED = """
+(seen) => {
+  const pushes = self.__e2ePushes;
+  if (pushes === undefined) { throw new Error("the worker was restarted: its count is gone"); }
+  return pushes.seen > seen && pushes.pending === 0;
+}
+"""
+
+
 def deliver_push(page, cdp, origin, payload):
     """Hands ``payload`` to the page's service worker as a push message would, without a
-    push service (the DevTools protocol; the registration id comes from its events)."""
+    push service (the DevTools protocol; the registration id comes from its events), and
+    waits until the worker has handled it (its notification, if any, is then shown)."""
+    worker = our_worker(page)
+    seen = worker.evaluate(WATCH_PUSHES)
     registrations = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.append(e))
     cdp.send("ServiceWorker.disable")  # enable (again) reports every registration
     cdp.send("ServiceWorker.enable")
-    for _ in range(100):  # 10 s: the machine may be busy
-        if registrations:
-            break
-        page.wait_for_timeout(100)
+    eventually(page, lambda: registrations, "the service workers' registrations")
     ours = [
         r
         for update in registrations
@@ -393,16 +435,17 @@ def deliver_push(page, cdp, origin, payload):
         "ServiceWorker.deliverPushMessage",
         {"origin": origin, "registrationId": ours[0]["registrationId"], "data": payload},
     )
+    eventually(page, lambda: worker.evaluate(PUSHES_HANDLED, seen), "the push to be handled")
 
 
 def our_worker(page):
     """Playwright's handle on the running worker (it attaches to it asynchronously)."""
-    for _ in range(100):  # 10 s: the machine may be busy
-        workers = [w for w in page.context.service_workers if w.url.endswith("/sw.js")]
-        if workers:
-            return workers[0]
-        page.wait_for_timeout(100)
-    raise AssertionError("Playwright never saw the service worker")
+    workers = eventually(
+        page,
+        lambda: [w for w in page.context.service_workers if w.url.endswith("/sw.js")],
+        "Playwright to see the service worker",
+    )
+    return workers[0]
 
 
 def test_push_shows_a_notification_whose_tap_opens_the_game(app_phone, own_server, players):
@@ -517,7 +560,7 @@ def normal_window(browser, own_server, tmp_path, request):
         base_url=own_server.base,
         **PHONE,
     )
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     context.add_init_script(COUNT_OFFERS)
     page = context.pages[0] if context.pages else context.new_page()
     request.node.e2e_pages = {"normal": page}

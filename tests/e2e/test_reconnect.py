@@ -21,7 +21,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, log_in
+from tests.e2e.conftest import ARTIFACTS, eventually, log_in
 from tests.e2e.test_play import wait_live
 
 pytestmark = pytest.mark.e2e
@@ -44,7 +44,8 @@ class Between:
     frames the server sent on it; ``hold`` keeps frames from the page."""
 
     def __init__(self):
-        self.urls, self.frames, self.routes, self.hold = [], [], [], False
+        self.urls, self.frames, self.routes, self.servers = [], [], [], []
+        self.hold = False
 
     def __call__(self, ws):
         self.urls.append(ws.url)
@@ -52,6 +53,7 @@ class Between:
         self.frames.append(frames)
         self.routes.append(ws)
         server = ws.connect_to_server()
+        self.servers.append(server)
 
         def from_server(message):
             frames.append(message)
@@ -65,20 +67,19 @@ class Between:
         """Close the newest connection as a restarting server would (code 1012)."""
         self.routes[-1].close(code=1012, reason="restart")
 
+    def probe(self):
+        """Send the server, on the newest connection, a frame it cannot read: it answers
+        this socket alone with a refusal, after whatever it sent on connect (a consumer
+        handles its messages one at a time, the connect first). The answer is held back
+        from the page, which is left as it was."""
+        self.hold = True
+        self.servers[-1].send("not a form")
+
 
 def open_game(page, username, game_id):
     log_in(page, username, PASSWORD)
     page.goto(f"/games/{game_id}/")
     wait_live(page)
-
-
-def until(page, condition, timeout_ms=5000):
-    """Wait for the test's own state (Playwright's events arrive while the page waits)."""
-    for _ in range(timeout_ms // 50):
-        if condition():
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("timed out")
 
 
 def stamp_of(url):
@@ -95,7 +96,10 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     page = phone("ada")
     between = Between()
     page.route_web_socket(re.compile(r".*/ws/games/.*"), between)
-    log_in(page, username, PASSWORD)
+    # Log-in lands on the home page, whose header opens /ws/me/?home=1: wait for that
+    # socket, so that it is not taken for one of the table page's.
+    with page.expect_websocket(lambda ws: "/ws/me/" in ws.url):
+        log_in(page, username, PASSWORD)
     opened = []
     page.on("websocket", lambda ws: opened.append(ws.url))
     page.goto(f"/games/{game_id}/")
@@ -103,8 +107,11 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     first = page.locator("#view-stamp").get_attribute("value")
     assert stamp_of(between.urls[0]) == first and between.frames[0] == []
     # One socket for the page: the game's, which carries the header's count as well (it
-    # is told the count the page shows: nothing to send for it either).
-    page.wait_for_timeout(300)
+    # is told the count the page shows: nothing to send for it either). htmx opens the
+    # sockets of the page's ws-connect elements as it reads the page, the header before
+    # #game: with the game's open, any other would have been created already.
+    expect(page.locator("[ws-connect]")).to_have_count(1)
+    assert page.evaluate("window.__e2e.log.map(entry => entry[1])") == ["game"]
     assert [url for url in opened if "/ws/me/" in url] == [], opened
     assert moves_of(between.urls[0]) == "0"
     cards = page.locator("#hand .card").count()
@@ -127,7 +134,7 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     # reaches the page.
     between.hold = True
     page.locator("#btn-draw").tap()
-    until(page, lambda: len(between.frames[0]) == sent + 1)
+    eventually(page, lambda: len(between.frames[0]) > sent, "the draw's frame")
     between.hold = False
     expect(page.locator("#hand .card")).to_have_count(cards)
 
@@ -148,8 +155,13 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     between.drop()
     wait_live(page, opens=3)
     assert stamp_of(between.urls[2]) == now and moves_of(between.urls[2]) == "1"
-    page.wait_for_timeout(1000)
-    assert between.frames[2] == []
+    # Nothing before the answer to a later frame: nothing was sent on connect.
+    between.probe()
+    eventually(page, lambda: between.frames[2] != [], "the answer to the probe")
+    assert len(between.frames[2]) == 1, [frame[:200] for frame in between.frames[2]]
+    assert "could not be read" in between.frames[2][0], between.frames[2][0][:200]
     expect(page.locator("#hand .card")).to_have_count(cards + 1)
+    # And no /ws/me/ of its own all along, through both reconnects.
+    assert [url for url in opened if "/ws/me/" in url] == [], opened
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "reconnect-after-missed-move.png"))

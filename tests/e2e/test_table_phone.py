@@ -21,7 +21,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     Page = expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import ROOT, SOCKET_PROBE, _python
+from tests.e2e.conftest import ROOT, SOCKET_PROBE, WAIT_MS, _python
 
 pytestmark = pytest.mark.e2e
 
@@ -89,7 +89,7 @@ def open_table(browser, server, request, name, username, game_id, size=None, lan
         "device_scale_factor": 2,
     }
     context = browser.new_context(base_url=server, locale=lang, **options)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     context.add_cookies([{"name": "django_language", "value": lang, "url": server}])
     context.add_init_script(SOCKET_PROBE)
     context.add_init_script(FRAME_LOG)
@@ -100,7 +100,7 @@ def open_table(browser, server, request, name, username, game_id, size=None, lan
     page.fill("#id_username", username)
     page.fill("#id_password", PASSWORD)
     page.locator("main form button[type=submit]").first.click()
-    page.wait_for_load_state()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # logged in first
     page.goto(f"/games/{game_id}/")
     page.wait_for_function("() => window.__e2e && window.__e2e.opens >= 1")
     if page.locator("#btn-close").count():  # an earlier test left the editor open
@@ -155,7 +155,11 @@ def tap(page, selector, measure=None, expect_message=False):
     else:
         page.mouse.click(x, y)
     page.wait_for_function("n => window.__e2e.frames > n", arg=frames)
-    page.wait_for_timeout(80)  # two frames: the swap has settled and the page re-anchored
+    # Two rendered frames: the swap has settled and the page re-anchored (the dock's
+    # ResizeObserver runs in the first).
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
     after = box(page, measure)
     assert after is not None, f"{measure} is gone after the tap on {selector}"
     shift = (round(after["x"] - before["x"], 1), round(after["y"] - before["y"], 1))
@@ -282,10 +286,9 @@ def test_only_what_changed_travels(browser, server, request, tables, capsys):
     editor = ann.evaluate("() => window.__sizes")[taps_from:]
     ben_before = len(ben.evaluate("() => window.__sizes"))
     ann.locator("#btn-play").click()
-    ben.wait_for_function("n => window.__sizes.length > n", arg=ben_before)
-    ben.wait_for_timeout(300)
-    to_others = ben.evaluate("() => window.__sizes")[ben_before:]
+    # Every frame it took for Ben's page to show the move.
     expect(ben.locator('#meld-1 [data-card="*8S"]')).to_have_count(1)
+    to_others = ben.evaluate("() => window.__sizes")[ben_before:]
     with capsys.disabled():
         print(
             f"\nframes at 20 melds: editor taps {editor} (median {statistics.median(editor)} B);"

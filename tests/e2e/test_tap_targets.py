@@ -27,7 +27,7 @@ import json
 
 import pytest
 
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, WAIT_MS
 
 pytestmark = pytest.mark.e2e
 
@@ -170,7 +170,7 @@ def phone_in(browser, server, request, language):
     # The browser's language and the switcher's cookie: a player's stored language
     # (set by earlier visits) must not turn the pages back to another.
     context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(WAIT_MS)
     request.addfinalizer(context.close)
     page = context.new_page()
     if not hasattr(request.node, "e2e_pages"):

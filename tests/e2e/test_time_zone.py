@@ -13,7 +13,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, PHONE
+from tests.e2e.conftest import ARTIFACTS, PHONE, WAIT_MS
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +44,7 @@ def device(browser, server):
 
     def make(zone, locale):
         context = browser.new_context(base_url=server, locale=locale, timezone_id=zone, **PHONE)
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 
