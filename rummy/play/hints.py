@@ -30,6 +30,7 @@ cannot read another hand or the stock.
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -43,6 +44,8 @@ from rummy.play import drafts, solver_time, store, turns
 from rummy.play.errors import ActionRefused, NotAllowed, Result, StaleVersion
 from rummy.play.wording import rule_error_message
 from rummy.solver import Solution, position_from_view, solve
+
+logger = logging.getLogger(__name__)
 
 # A hint is solved inside the player's request: well under the one second, and
 # under the solver's own limit, so that the page answers promptly even when the search
@@ -273,7 +276,12 @@ def hint(game_id, user, expected_version) -> HintResult:
         except BaseException:
             solver_time.release(reservation)
             raise
-        solver_time.settle(reservation)
+        spent = solver_time.settle(reservation)
+        # What hints cost, for whoever runs the site (and the proof that a position
+        # is solved once, over every worker: tests/stack).
+        logger.info(
+            "hint solved: game %s, seat %s, %d ms of CPU", game.pk, seat.number, spent * 1000
+        )
         return _record(game_id, user, game.version, view, turn_key, Hint.of(solution))
     except BaseException:
         # Nothing was recorded: another request may solve this position.
