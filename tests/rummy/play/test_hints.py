@@ -590,3 +590,61 @@ def test_sixteen_hints_at_once_for_a_kept_position_keep_the_turns_limit(cast, le
     assert solved == []
     assert Game.objects.get(pk=game.pk).version == game.version
     assert Move.objects.filter(game=game, kind=Move.Kind.HINT).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hints_at_once_in_many_games_keep_the_solver_time_budget(cast, league, monkeypatch):
+    """Six hints at once, each in another of Alice's games, each solve taking half a
+    second of (substituted, per-thread) CPU time, with a minute's budget of one second:
+    exactly two solve, the four others are refused in words (429) without solving."""
+    from django.db import connections
+    from django.test import Client
+
+    make_season(league, hints_allowed=True)
+    games = _alice_to_meld_in(6, league, cast)
+    spent = threading.local()
+    solved = []
+    real = hints.solve
+
+    def solve_taking_cpu(*args, **kwargs):
+        solved.append(args[0])
+        spent.cpu = getattr(spent, "cpu", 0.0) + 0.5
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hints, "solve", solve_taking_cpu)
+    monkeypatch.setattr(solver_time, "cpu_time", lambda: getattr(spent, "cpu", 0.0))
+    monkeypatch.setattr(solver_time, "minute", lambda: 1000)
+    monkeypatch.setattr(solver_time, "CPU_SECONDS_PER_MINUTE", 1.0)
+    barrier = threading.Barrier(len(games))
+    answers = []
+
+    def submit(game):
+        c = Client()
+        c.force_login(cast.alice)
+        try:
+            barrier.wait()
+            response = c.post(
+                reverse("rummy:act", args=[game.pk]),
+                {"action": "hint", "version": game.version},
+                headers=HX,
+            )
+            answers.append((response.status_code, response.content.decode()))
+        except Exception as error:
+            answers.append((repr(error), ""))
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(game,)) for game in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(solved) == 2
+    assert sorted(status for status, _body in answers) == [200] * 2 + [429] * 4
+    assert all(
+        "solver time hints may take in a minute" in body
+        for status, body in answers
+        if status == 429
+    )
+    assert Move.objects.filter(kind=Move.Kind.HINT).count() == 2
