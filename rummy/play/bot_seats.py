@@ -93,6 +93,23 @@ def add_bot(game_id, user, level, expected_version) -> Result:
     return Result(game, game.version)
 
 
+def practice_full(user) -> str:
+    """Why ``user`` may not start another practice game now (``MAX_PRACTICE_GAMES`` of
+    theirs are open), in words; "" when they may."""
+    open_games = Game.objects.filter(
+        league=None, host=user, status__in=(Game.Status.OPEN, Game.Status.ACTIVE)
+    ).count()
+    if open_games < MAX_PRACTICE_GAMES:
+        return ""
+    return ngettext(
+        "You have %(count)d practice game open, the most one may have at once: "
+        "finish it before you start another.",
+        "You have %(count)d practice games open, the most one may have at once: "
+        "finish one before you start another.",
+        open_games,
+    ) % {"count": open_games}
+
+
 @transaction.atomic
 def start_practice(user, bots, level) -> Game:
     """A private practice game (no league, no season, no standings): ``user`` against
@@ -107,23 +124,9 @@ def start_practice(user, bots, level) -> Game:
     # The user's row, locked, orders their requests: many at once count one by one (on
     # SQLite, where this lock does nothing, the IMMEDIATE transaction does the same).
     User.objects.select_for_update().filter(pk=user.pk).first()
-    open_games = Game.objects.filter(
-        league=None,
-        host=user,
-        status__in=(Game.Status.OPEN, Game.Status.ACTIVE),
-    ).count()
-    if open_games >= MAX_PRACTICE_GAMES:
-        raise ActionRefused(
-            ngettext(
-                "You have %(count)d practice game open, the most one may have at once: "
-                "finish it before you start another.",
-                "You have %(count)d practice games open, the most one may have at once: "
-                "finish one before you start another.",
-                open_games,
-            )
-            % {"count": open_games},
-            code="too_many_practice_games",
-        )
+    full = practice_full(user)
+    if full:
+        raise ActionRefused(full, code="too_many_practice_games")
     game = Game.objects.create(league=None, host=user, max_seats=bots + 1)
     Seat.objects.create(game=game, user=user)
     taken = {user.pk}

@@ -1,6 +1,8 @@
 """A practice game (issue 14): any signed-in user, against 1 to 4 bots, outside any
 league, dealt at once; only its owner sees it; no standings."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -123,12 +125,17 @@ def test_a_user_has_at_most_so_many_practice_games_open(client, cast):
     assert mine.count() == MAX_PRACTICE_GAMES == 3
     response = client.post(URL, {"bots": 1, "level": "beginner"}, follow=True)
     assert response.redirect_chain == [(reverse("home"), 302)]
-    assert (
+    said = (
         "You have 3 practice games open, the most one may have at once: finish one before "
-        "you start another." in response.content.decode()
+        "you start another."
     )
+    # Said on the practice form, once.
+    page = response.content.decode()
+    assert page.count(said) == 1
+    assert re.search(r'<form [^>]*id="practice-form".*?id="practice-full"', page, re.S)
     assert mine.count() == 3 and Seat.objects.filter(user=cast["dave"]).count() == 3
     mine.filter(pk=mine.first().pk).update(status=Game.Status.FINISHED)
+    assert 'id="practice-full"' not in client.get(reverse("home")).content.decode()
     assert start(client).status_code == 302
     assert mine.count() == 4
 
