@@ -33,6 +33,9 @@ def home(request):
             games=games,
             show_games=bool(memberships or games["your_move"] or games["waiting"]),
             practice_form=PracticeForm(),
+            # Said on the form itself when the user has all the practice games open
+            # that one may have (the start would refuse with the same words).
+            practice_full=play.practice_full(request.user),
         )
     return render(request, "home.html", context)
 
@@ -68,7 +71,8 @@ def practice(request):
             request.user, form.cleaned_data["bots"], form.cleaned_data["level"]
         )
     except play.ActionRefused as refusal:
-        messages.error(request, refusal.message)
+        if refusal.code != "too_many_practice_games":  # the form itself says so
+            messages.error(request, refusal.message)
         return redirect("home")
     return redirect(game)
 

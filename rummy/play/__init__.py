@@ -9,7 +9,7 @@ pages after commit. Callers outside this
 package use the names below, never ``store``.
 """
 
-from rummy.play.bot_seats import add_bot, start_practice
+from rummy.play.bot_seats import add_bot, practice_full, start_practice
 from rummy.play.drafts import (
     close_editor,
     declare_joker,
@@ -66,6 +66,7 @@ __all__ = [
     "parse_version",
     "pass_turn",
     "play_draft",
+    "practice_full",
     "reclock",
     "reclock_stale",
     "reset",

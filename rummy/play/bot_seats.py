@@ -9,6 +9,7 @@ user and game) and seats, moves, standings and records need nothing new to read.
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from leagues.access import require_league_admin
 from leagues.models import BotLevel, User
@@ -20,6 +21,9 @@ from rummy.play.seating import _bump, _start
 
 #: at most this many bots at one game: every seat but one (R1.1's five)
 POOL = engine.MAX_PLAYERS
+#: practice games one person may have open (not finished) at once: each keeps bots
+#: playing and allows hints, so one account must not multiply them
+MAX_PRACTICE_GAMES = 3
 
 
 def bot_level(value) -> str:
@@ -89,6 +93,23 @@ def add_bot(game_id, user, level, expected_version) -> Result:
     return Result(game, game.version)
 
 
+def practice_full(user) -> str:
+    """Why ``user`` may not start another practice game now (``MAX_PRACTICE_GAMES`` of
+    theirs are open), in words; "" when they may."""
+    open_games = Game.objects.filter(
+        league=None, host=user, status__in=(Game.Status.OPEN, Game.Status.ACTIVE)
+    ).count()
+    if open_games < MAX_PRACTICE_GAMES:
+        return ""
+    return ngettext(
+        "You have %(count)d practice game open, the most one may have at once: "
+        "finish it before you start another.",
+        "You have %(count)d practice games open, the most one may have at once: "
+        "finish one before you start another.",
+        open_games,
+    ) % {"count": open_games}
+
+
 @transaction.atomic
 def start_practice(user, bots, level) -> Game:
     """A private practice game (no league, no season, no standings): ``user`` against
@@ -100,6 +121,12 @@ def start_practice(user, bots, level) -> Game:
         bots = 0
     if not 1 <= bots <= engine.MAX_PLAYERS - 1:
         raise ActionRefused(_("A practice game has 1 to 4 bots."), code="bad_seats")
+    # The user's row, locked, orders their requests: many at once count one by one (on
+    # SQLite, where this lock does nothing, the IMMEDIATE transaction does the same).
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    full = practice_full(user)
+    if full:
+        raise ActionRefused(full, code="too_many_practice_games")
     game = Game.objects.create(league=None, host=user, max_seats=bots + 1)
     Seat.objects.create(game=game, user=user)
     taken = {user.pk}

@@ -74,6 +74,8 @@ def perform(game_id, user, data) -> Outcome:
         return Outcome(game_changed=True, game_deleted=deleted, version=result.version)
     if name == "hint":
         result = play.hint(game_id, user, version)
+        if result.kept:  # laid out again: like a draft edit, this page alone
+            return Outcome(game_changed=False, flash=result.message)
         return replace(_saved(result), flash=result.message)
     if name == "add_bot":
         result = play.add_bot(game_id, user, _field(data, "bot_level", required=False), version)

@@ -64,11 +64,11 @@
     });
   });
 
-  // Refusals (400 forbidden input, 403 not your turn, 409 stale) carry a fresh view and a
-  // message in words: show them like any other answer.
+  // Refusals (400 forbidden input, 403 not your turn, 409 stale, 429 a hint's limits)
+  // carry a fresh view and a message in words: show them like any other answer.
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var status = evt.detail.xhr ? evt.detail.xhr.status : 0;
-    if (status === 400 || status === 403 || status === 409) {
+    if (status === 400 || status === 403 || status === 409 || status === 429) {
       evt.detail.shouldSwap = true;
       evt.detail.isError = false;
     }

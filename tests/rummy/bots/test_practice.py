@@ -1,6 +1,8 @@
 """A practice game (issue 14): any signed-in user, against 1 to 4 bots, outside any
 league, dealt at once; only its owner sees it; no standings."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -107,3 +109,76 @@ def test_a_practice_game_always_allows_hints(cast):
 
     game = play.start_practice(cast["dave"], 1, "steady")
     assert play.hints_allowed(game)
+
+
+def test_a_user_has_at_most_so_many_practice_games_open(client, cast):
+    """``MAX_PRACTICE_GAMES`` open at once; the next is refused in words on the home
+    page and makes no game; a finished one makes room; another user's do not count."""
+    from rummy.play.bot_seats import MAX_PRACTICE_GAMES
+
+    client.force_login(cast["carol"])
+    start(client)  # Carol's own game: not Dave's
+    client.force_login(cast["dave"])
+    for _n in range(MAX_PRACTICE_GAMES):
+        assert start(client).status_code == 302
+    mine = Game.objects.filter(host=cast["dave"])
+    assert mine.count() == MAX_PRACTICE_GAMES == 3
+    response = client.post(URL, {"bots": 1, "level": "beginner"}, follow=True)
+    assert response.redirect_chain == [(reverse("home"), 302)]
+    said = (
+        "You have 3 practice games open, the most one may have at once: finish one before "
+        "you start another."
+    )
+    # Said on the practice form, once.
+    page = response.content.decode()
+    assert page.count(said) == 1
+    assert re.search(r'<form [^>]*id="practice-form".*?id="practice-full"', page, re.S)
+    assert mine.count() == 3 and Seat.objects.filter(user=cast["dave"]).count() == 3
+    mine.filter(pk=mine.first().pk).update(status=Game.Status.FINISHED)
+    assert 'id="practice-full"' not in client.get(reverse("home")).content.decode()
+    assert start(client).status_code == 302
+    assert mine.count() == 4
+
+
+@pytest.mark.django_db(transaction=True)
+def test_practice_games_started_at_once_keep_the_cap(cast):
+    """Twelve starts at once, each its own session: exactly ``MAX_PRACTICE_GAMES``
+    games, every other start refused in words (a redirect home), none fails."""
+    import threading
+
+    from django.db import connections
+    from django.test import Client
+
+    from rummy.play.bot_seats import MAX_PRACTICE_GAMES
+
+    dave = cast["dave"]
+    clients = []
+    for _n in range(12):
+        c = Client()
+        c.force_login(dave)
+        clients.append(c)
+    barrier = threading.Barrier(len(clients))
+    answers = []
+
+    def submit(c):
+        try:
+            barrier.wait()
+            response = c.post(URL, {"bots": 1, "level": "beginner"})
+            answers.append((response.status_code, response["Location"]))
+        except Exception as error:
+            answers.append((repr(error), ""))
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    games = Game.objects.filter(host=dave)
+    assert games.count() == MAX_PRACTICE_GAMES
+    assert sorted(status for status, _where in answers) == [302] * 12
+    assert (
+        sorted(where == reverse("home") for _status, where in answers) == [False] * 3 + [True] * 9
+    )

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from rummy import engine, play
 from rummy.models import Draft, Game, Move
-from rummy.play import hints
+from rummy.play import hints, solver_time
 from rummy.solver import Position, position_of, solve
 from rummy.solver.moved import moved_cards
 from tests.factories import make_season
@@ -93,7 +93,17 @@ def test_hint_is_logged_as_a_move_that_changes_no_state(client, cast, hinting):
     assert hinting.version == version + 1
     hint = hinting.moves.get(seq=version + 1)
     assert (hint.kind, hint.seat, hint.user) == (Move.Kind.HINT, 0, cast.alice)
-    assert hint.payload == {"do": "hint", "found": True, "count": 10, "proven": True}
+    assert hint.payload == {
+        "do": "hint",
+        "found": True,
+        "count": 10,
+        "proven": True,
+        # What it said, and for which view: kept for the same request again.
+        "view": hints.view_digest(hinting.engine_state(), 0),
+        "goes_out": False,
+        "table": [["7H", "8H", "9H", "10H", "JH"], ["2C", "2D", "2S"]],
+        "hand_left": ["KC"],
+    }
     assert hinting.engine_state().to_dict() == before
     assert hinting.to_move == cast.alice
 
@@ -341,3 +351,300 @@ def test_a_hint_in_a_practice_game_is_laid_out_and_recorded(client, cast):
     assert "Dave used a hint." in record
     client.force_login(cast.alice)
     assert client.get(reverse("rummy:record", args=[game.pk])).status_code == 404
+
+
+# --- What a hint may cost -----------------------------------------------------------------
+
+
+@pytest.fixture
+def solves(monkeypatch):
+    """The solver calls made (the real solver runs)."""
+    calls = []
+    real = hints.solve
+
+    def counted(*args, **kwargs):
+        calls.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hints, "solve", counted)
+    return calls
+
+
+def test_the_same_position_is_answered_with_the_kept_hint_without_solving(
+    client, cast, hinting, solves, django_capture_on_commit_callbacks
+):
+    """Asked again at the version the hint made (the same view), the hint is laid out
+    again: no solve, no new version, no logged move, nothing broadcast."""
+    client.force_login(cast.alice)
+    first = post(client, hinting)
+    assert first.status_code == 200 and len(solves) == 1
+    hinting.refresh_from_db()
+    version = hinting.version
+    laid_out = Draft.objects.get(game=hinting, seat=0).data
+    post(client, hinting, "reset")  # the player undoes the hint's arrangement
+    assert Draft.objects.get(game=hinting, seat=0).data != laid_out
+    with django_capture_on_commit_callbacks(execute=True) as broadcasts:
+        again = post(client, hinting)
+    assert again.status_code == 200
+    assert "Hint: the best meld leaves 10 points in your hand" in again.content.decode()
+    assert len(solves) == 1
+    assert broadcasts == []
+    hinting.refresh_from_db()
+    assert hinting.version == version
+    assert hinting.moves.filter(kind=Move.Kind.HINT).count() == 1
+    assert Draft.objects.get(game=hinting, seat=0).data == laid_out  # laid out again
+
+
+def test_a_turn_has_at_most_its_hints(client, cast, league, solves):
+    """``HINTS_PER_TURN`` answers a turn (one solve per position: the second draw's is
+    another), then a refusal in words (429) that changes nothing, also after a draw
+    that makes a new position in the same turn; the next turn has its own."""
+    make_season(league, hints_allowed=True)
+    stock = "QC QS 5D 6D 7D 8D 9C 10C 3S 4S"
+    game = set_state(
+        start_two(league, cast),
+        engine.position([ALICE, BOB], table=TABLE, stock=stock, drawn=1),
+    )
+    client.force_login(cast.alice)
+    for _n in range(hints.HINTS_PER_TURN - 1):
+        assert post(client, game).status_code == 200
+    assert len(solves) == 1
+    post(client, game, "draw")  # the second draw: a new position, the same turn
+    assert post(client, game).status_code == 200
+    assert len(solves) == 2
+    game.refresh_from_db()
+    version = game.version
+    post(client, game, "reset")
+    draft = Draft.objects.get(game=game, seat=0).data
+    response = post(client, game)
+    assert response.status_code == 429
+    assert "You have had 3 hints this turn, the most a turn allows." in response.content.decode()
+    assert len(solves) == 2
+    game.refresh_from_db()
+    assert game.version == version
+    assert Draft.objects.get(game=game, seat=0).data == draft
+    assert game.moves.filter(kind=Move.Kind.HINT).count() == 2
+    # The third draw ends Alice's turn (R3.4); Bob draws three; Alice's next turn.
+    post(client, game, "draw")
+    for _n in range(3):
+        game.refresh_from_db()
+        play.draw(game.pk, cast.bob, game.version)
+    post(client, game, "draw")
+    assert post(client, game).status_code == 200
+    assert len(solves) == 3
+
+
+def test_a_stale_hint_is_refused_without_solving(client, cast, hinting, solves):
+    client.force_login(cast.alice)
+    assert post(client, hinting, version=hinting.version - 1).status_code == 409
+    post(client, hinting)
+    # The hint moved the version on: a second request from the page before it is stale.
+    assert post(client, hinting, version=hinting.version - 1).status_code == 409
+    assert len(solves) == 1
+
+
+def _alice_to_meld_in(games, league, cast):
+    """``games`` games of Alice and Bob where Alice has drawn."""
+    return [set_state(start_two(league, cast), position()) for _n in range(games)]
+
+
+def test_solver_time_per_user_and_minute(client, cast, league, monkeypatch):
+    """Each solve takes 1.2 s of (substituted) CPU time: over all of Alice's games, a
+    minute's ``CPU_SECONDS_PER_MINUTE`` (3 s) allows three, since the next would not fit
+    in what is left; the fourth is refused in words without solving and changes
+    nothing, and the next minute allows hints again."""
+    make_season(league, hints_allowed=True)
+    games = _alice_to_meld_in(5, league, cast)
+    clock = {"cpu": 0.0, "minute": 1000}
+    solved = []
+    real = hints.solve
+
+    def solve_taking_cpu(*args, **kwargs):
+        solved.append(args[0])
+        clock["cpu"] += 1.2
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hints, "solve", solve_taking_cpu)
+    monkeypatch.setattr(solver_time, "cpu_time", lambda: clock["cpu"])
+    monkeypatch.setattr(solver_time, "minute", lambda: clock["minute"])
+    monkeypatch.setattr(solver_time, "CPU_SECONDS_PER_MINUTE", 3.0)
+    client.force_login(cast.alice)
+    for game in games[:3]:
+        assert post(client, game).status_code == 200
+    assert len(solved) == 3
+    fourth = games[3]
+    fourth.refresh_from_db()
+    version = fourth.version
+    response = post(client, fourth)
+    assert response.status_code == 429
+    assert "You have used the solver time hints may take in a minute." in (
+        response.content.decode()
+    )
+    assert len(solved) == 3
+    fourth.refresh_from_db()
+    assert fourth.version == version
+    assert not fourth.moves.filter(kind=Move.Kind.HINT).exists()
+    assert not Draft.objects.filter(game=fourth).exists()
+    # Bob's minute is his own.
+    bobs = set_state(
+        start_two(league, cast),
+        engine.position([BOB, ALICE], table=TABLE, stock="QC QS 5D 6D", turn=1, drawn=1),
+    )
+    client.force_login(cast.bob)
+    assert post(client, bobs).status_code == 200
+    assert len(solved) == 4
+    clock["minute"] += 1
+    client.force_login(cast.alice)
+    assert post(client, fourth).status_code == 200
+    assert len(solved) == 5
+
+
+def _at_once(game, user, n, version):
+    """``n`` hint POSTs of ``user`` at once (each its own session); their statuses, as
+    they answer, and an event set once all but one have answered."""
+    from django.db import connections
+    from django.test import Client
+
+    clients = []
+    for _n in range(n):
+        c = Client()
+        c.force_login(user)
+        clients.append(c)
+    barrier = threading.Barrier(n)
+    statuses = []
+    lock = threading.Lock()
+    all_but_one = threading.Event()
+
+    def submit(c):
+        try:
+            barrier.wait()
+            response = c.post(
+                reverse("rummy:act", args=[game.pk]),
+                {"action": "hint", "version": version},
+                headers=HX,
+            )
+            answer = (response.status_code, response.content.decode())
+        except Exception as error:
+            answer = (repr(error), "")
+            barrier.abort()
+        finally:
+            connections.close_all()
+        with lock:
+            statuses.append(answer)
+            if len(statuses) >= n - 1:
+                all_but_one.set()
+
+    threads = [threading.Thread(target=submit, args=(c,)) for c in clients]
+    return threads, statuses, all_but_one
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_hints_at_once_at_one_version_solve_once(cast, league, monkeypatch):
+    """Sixteen identical hint requests at once: the position is solved once. The solve
+    that runs holds on until the fifteen others have been answered, so a second solve
+    (which would wait as well) could not hide behind the first: they are told the hint
+    is being worked out (409), and none of them solves."""
+    make_season(league, hints_allowed=True)
+    game = set_state(start_two(league, cast), position())
+    game.refresh_from_db()
+    threads, statuses, all_but_one = _at_once(game, cast.alice, 16, game.version)
+    solved = []
+    real = hints.solve
+
+    def solve_when_the_others_answered(*args, **kwargs):
+        solved.append(args[0])
+        all_but_one.wait(timeout=60)  # the condition, not a time: 60 s is only a bound
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hints, "solve", solve_when_the_others_answered)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(solved) == 1
+    assert sorted(status for status, _body in statuses) == [200] + [409] * 15
+    refused = [body for status, body in statuses if status == 409]
+    assert all("being worked out" in body or "The table changed" in body for body in refused)
+    assert Move.objects.filter(game=game, kind=Move.Kind.HINT).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sixteen_hints_at_once_for_a_kept_position_keep_the_turns_limit(cast, league, monkeypatch):
+    """After one hint, sixteen requests at once at the version it made: none solves,
+    none makes a version, and only the turn's remaining hints are given (429 for the
+    rest)."""
+    make_season(league, hints_allowed=True)
+    game = set_state(start_two(league, cast), position())
+    game.refresh_from_db()
+    play.hint(game.pk, cast.alice, game.version)
+    game.refresh_from_db()
+    solved = []
+    monkeypatch.setattr(hints, "solve", lambda *a, **k: solved.append(a) or None)
+    threads, statuses, _all_but_one = _at_once(game, cast.alice, 16, game.version)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    given = hints.HINTS_PER_TURN - 1
+    assert sorted(status for status, _body in statuses) == [200] * given + [429] * (16 - given)
+    assert solved == []
+    assert Game.objects.get(pk=game.pk).version == game.version
+    assert Move.objects.filter(game=game, kind=Move.Kind.HINT).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hints_at_once_in_many_games_keep_the_solver_time_budget(cast, league, monkeypatch):
+    """Six hints at once, each in another of Alice's games, each solve taking half a
+    second of (substituted, per-thread) CPU time, with a minute's budget of one second:
+    exactly two solve, the four others are refused in words (429) without solving."""
+    from django.db import connections
+    from django.test import Client
+
+    make_season(league, hints_allowed=True)
+    games = _alice_to_meld_in(6, league, cast)
+    spent = threading.local()
+    solved = []
+    real = hints.solve
+
+    def solve_taking_cpu(*args, **kwargs):
+        solved.append(args[0])
+        spent.cpu = getattr(spent, "cpu", 0.0) + 0.5
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hints, "solve", solve_taking_cpu)
+    monkeypatch.setattr(solver_time, "cpu_time", lambda: getattr(spent, "cpu", 0.0))
+    monkeypatch.setattr(solver_time, "minute", lambda: 1000)
+    monkeypatch.setattr(solver_time, "CPU_SECONDS_PER_MINUTE", 1.0)
+    barrier = threading.Barrier(len(games))
+    answers = []
+
+    def submit(game):
+        c = Client()
+        c.force_login(cast.alice)
+        try:
+            barrier.wait()
+            response = c.post(
+                reverse("rummy:act", args=[game.pk]),
+                {"action": "hint", "version": game.version},
+                headers=HX,
+            )
+            answers.append((response.status_code, response.content.decode()))
+        except Exception as error:
+            answers.append((repr(error), ""))
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=submit, args=(game,)) for game in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(solved) == 2
+    assert sorted(status for status, _body in answers) == [200] * 2 + [429] * 4
+    assert all(
+        "solver time hints may take in a minute" in body
+        for status, body in answers
+        if status == 429
+    )
+    assert Move.objects.filter(kind=Move.Kind.HINT).count() == 2

@@ -8,6 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from rummy import engine
+from rummy.models import Game
 from tests.factories import make_season
 from tests.rummy.conftest import cards_shown, set_state, start_two
 from tests.rummy.table.test_consumers import connect
@@ -41,6 +42,39 @@ async def test_a_hint_over_the_socket_answers_the_player_with_its_words(setup):
         other = await bob.receive_from(timeout=3)
         assert f'data-version="{game.version + 1}"' in other
         assert "Hint:" not in other and cards_shown(other) == ([], [])
+    finally:
+        await alice.disconnect()
+        await bob.disconnect()
+
+
+async def test_the_same_hint_again_answers_only_the_player(setup):
+    """Asked again at the version the hint made, the kept hint is laid out for Alice
+    with its words, and no other socket hears of it: Bob's next frame is that of
+    Alice's meld, the version after the one hint."""
+    game, cast = await database_sync_to_async(lambda: setup)()
+    alice, ok = await connect(f"/ws/games/{game.pk}/", cast["alice"])
+    bob, ok2 = await connect(f"/ws/games/{game.pk}/", cast["bob"])
+    assert ok and ok2
+    await alice.receive_from()
+    await bob.receive_from()
+    hinted = game.version + 1
+    try:
+        await alice.send_to(text_data=json.dumps({"action": "hint", "version": game.version}))
+        await alice.receive_from(timeout=3)
+        assert f'data-version="{hinted}"' in await bob.receive_from(timeout=3)
+        # Alice undoes the hint's arrangement, then asks again.
+        await alice.send_to(text_data=json.dumps({"action": "reset", "version": hinted}))
+        assert "Hint:" not in await alice.receive_from(timeout=3)
+        await alice.send_to(text_data=json.dumps({"action": "hint", "version": hinted}))
+        again = await alice.receive_from(timeout=3)
+        assert "Hint: the best meld leaves 10 points" in again
+        # The page still holds the hint's version: its "Play" is taken, and that is
+        # the next thing Bob's page hears of.
+        await alice.send_to(text_data=json.dumps({"action": "play", "version": hinted}))
+        assert f'data-version="{hinted + 1}"' in await bob.receive_from(timeout=3)
+        played = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+        assert played.version == hinted + 1
+        assert [str(c) for c in played.engine_state().hands[0]] == ["KC"]
     finally:
         await alice.disconnect()
         await bob.disconnect()
