@@ -2,9 +2,11 @@
 
 Pure Python (no Django): members are the numbers 0 … n-1, and the caller maps them to
 users. A plan is a list of rounds; in a round each member plays at most one game, at a
-table of 2 to ``seats`` players (R1.1), listed in seat order. Seat 0 takes the first turn:
-the season deals each planned game with the last seat as the first dealer (R2.1, R2.3),
-so that who moves first is part of the balance rather than left to chance.
+table of 2 to ``seats`` players (R1.1), listed in seat order. The plan balances seat 0
+as the first to move, which holds only if the game's first dealer is its last seat
+(R2.3); R2.1 draws the first dealer at random, so until the rule book decides that a
+scheduled game may fix it, "first moves" here are the planned ones, and in play they
+are balanced only on average.
 
 How it plans, and what it promises:
 
