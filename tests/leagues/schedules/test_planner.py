@@ -1,0 +1,176 @@
+"""The season planner: what it promises over random inputs (no database)."""
+
+import itertools
+
+import pytest
+from django.core.management import CommandError, call_command
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from leagues.schedules.planner import PlanError, figures, plan, table_sizes
+
+# Small search budgets: the properties below hold whatever the search reached.
+STEPS = 300
+
+
+def _played(result):
+    games = [0] * result.members
+    for round_ in result.rounds:
+        seated = [m for table in round_.tables for m in table]
+        assert len(seated) == len(set(seated)), "a member seated twice in one round"
+        assert not set(seated) & set(round_.resting)
+        for table in round_.tables:
+            assert 2 <= len(table) <= result.seats
+            for member in table:
+                games[member] += 1
+        sizes = [len(t) for t in round_.tables]
+        if sizes:
+            assert max(sizes) - min(sizes) <= 1, "a round's tables differ by more than one"
+    return games
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    members=st.integers(2, 30),
+    seats=st.integers(2, 5),
+    games_each=st.integers(1, 8),
+    seed=st.integers(0, 2**32),
+)
+def test_every_member_plays_exactly_the_games_set_and_never_twice_in_a_round(
+    members, seats, games_each, seed
+):
+    if seats == 2 and members * games_each % 2:
+        with pytest.raises(PlanError):
+            plan(members, seats, games_each, seed)
+        return
+    result = plan(members, seats, games_each, seed, search_steps=STEPS)
+    assert _played(result) == [games_each] * members
+    seen = figures(result)
+    assert seen.games == (games_each,) * members
+    # Seat 0 moves first: one first move per table, spread evenly (within two: the seats
+    # are chosen round by round, after the tables).
+    assert sum(seen.first_moves) == sum(len(r.tables) for r in result.rounds)
+    if len(seen.table_sizes) == 1 and not any(r.resting for r in result.rounds):
+        assert max(seen.first_moves) - min(seen.first_moves) <= 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    members=st.integers(4, 16),
+    seats=st.integers(3, 5),
+    games_each=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    data=st.data(),
+)
+def test_members_away_are_made_up_for_in_later_rounds(members, seats, games_each, seed, data):
+    away = {
+        r: data.draw(st.sets(st.integers(0, members - 1), max_size=2)) for r in range(games_each)
+    }
+    result = plan(members, seats, games_each, seed, away=away, search_steps=STEPS)
+    for index, round_ in enumerate(result.rounds):
+        seated = {m for table in round_.tables for m in table}
+        assert not seated & set(away.get(index, ())), "a member away was seated"
+    assert _played(result) == [games_each] * members
+
+
+def test_a_round_seats_everyone_at_the_fewest_tables_as_equal_as_possible():
+    assert table_sizes(12, 4) == [4, 4, 4]
+    assert table_sizes(10, 4) == [4, 3, 3]
+    assert table_sizes(6, 5) == [3, 3]
+    assert table_sizes(11, 5) == [4, 4, 3]
+    result = plan(10, 4, 3, seed=5, search_steps=STEPS)
+    assert [sorted(len(t) for t in r.tables) for r in result.rounds] == [[3, 3, 4]] * 3
+
+
+def test_at_tables_of_two_an_odd_membership_rests_in_turn():
+    result = plan(7, 2, 4, seed=1, search_steps=STEPS)
+    assert _played(result) == [4] * 7
+    # 28 seats at 3 tables a round: 5 rounds, the last one short; no one rests twice
+    # while others play on.
+    assert len(result.rounds) == 5
+    rests = [m for r in result.rounds for m in r.resting]
+    assert len(rests) == len(set(rests))
+
+
+def test_the_same_seed_gives_the_same_plan_and_another_seed_another():
+    assert plan(12, 4, 6, seed=1) == plan(12, 4, 6, seed=1)
+    assert plan(12, 4, 6, seed=1) != plan(12, 4, 6, seed=2)
+
+
+def test_pairs_meet_as_equally_as_the_numbers_allow_on_a_resolvable_size():
+    # 9 members at tables of 3 for 4 rounds can meet each other exactly once (Kirkman's
+    # schoolgirls, smaller): the search finds it.
+    seen = figures(plan(9, 3, 4, seed=1))
+    assert (seen.pair_min, seen.pair_max) == (1, 1)
+
+
+def test_the_search_improves_on_the_greedy_start():
+    def squares(result):
+        meetings = [[0] * result.members for _ in range(result.members)]
+        for r in result.rounds:
+            for t in r.tables:
+                for a, b in itertools.combinations(t, 2):
+                    meetings[a][b] += 1
+        return sum(meetings[a][b] ** 2 for a, b in itertools.combinations(range(60), 2))
+
+    assert squares(plan(60, 5, 20, seed=3)) < squares(plan(60, 5, 20, seed=3, search_steps=0))
+
+
+@pytest.mark.parametrize(
+    ("members", "seats", "games_each", "words"),
+    [
+        (12, 6, 3, "A table seats 2 to 5 players, not 6."),
+        (12, 1, 3, "A table seats 2 to 5 players, not 1."),
+        (1, 3, 3, "2 to 200 members, not 1."),
+        (201, 3, 3, "2 to 200 members, not 201."),
+        (12, 4, 0, "Each member plays 1 to 50 games, not 0."),
+        (7, 2, 3, "At tables of 2, 7 members cannot each play 3 games"),
+    ],
+)
+def test_impossible_numbers_are_refused_in_words(members, seats, games_each, words):
+    with pytest.raises(PlanError, match=words.replace(".", r"\.")):
+        plan(members, seats, games_each)
+    with pytest.raises(CommandError, match=words.replace(".", r"\.")):
+        call_command(
+            "plan_season",
+            players=members,
+            seats=seats,
+            games_each=games_each,
+            stdout=None,
+        )
+
+
+def test_the_command_prints_the_rounds_tables_and_figures(capsys):
+    call_command("plan_season", "--players", "12", "--seats", "4", "--games-each", "6")
+    out = capsys.readouterr().out
+    assert out.count("Round ") == 6
+    assert out.count("  table ") == 18
+    seen = figures(plan(12, 4, 6, seed=0))
+    assert f"pair meetings: min {seen.pair_min}, max {seen.pair_max}" in out
+    assert "games played: min 6, max 6" in out
+    assert f"first moves: min {min(seen.first_moves)}, max {max(seen.first_moves)}" in out
+    assert out.count("   first ") == 12
+
+
+def test_the_command_exits_non_zero_on_impossible_input():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "plan_season",
+            "--players",
+            "7",
+            "--seats",
+            "2",
+            "--games-each",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "members times the games each must be even" in done.stderr
