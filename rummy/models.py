@@ -530,6 +530,22 @@ class QuietHold(models.Model):
         return f"notifications of {self.user_id} held until {self.until}"
 
 
+class JobKey(models.Model):
+    """One piece of background work handed to the task queue (``rummy.background``),
+    by a key that names it: ``timeout:<game>:<version>``, ``bot:<game>:<version>``,
+    ``every:<pass>``. Every worker looks for due work, and only the one that inserts
+    the key (or takes over one whose ``leased_until`` has passed) enqueues the job:
+    two workers looking at once enqueue it once. While the job waits or runs, the key
+    holds it; the job drops its key when done (a pass sets its next time instead), and
+    a key left by a worker that died expires, so that the next look enqueues it again."""
+
+    key = models.CharField(max_length=100, unique=True)
+    leased_until = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.key} until {self.leased_until}"
+
+
 def _values(obj):
     """A row's column values, in its model's field order (``Model.from_db``'s)."""
     return tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)

@@ -9,9 +9,9 @@ Rules that hold everywhere here:
   its unique constraint turning a second clock process, a retry or a race into an
   IntegrityError, and only then is the email sent. A failed send releases its claims so
   that the next clock pass may try again.
-- Emails about games ("your move", results) are sent by the turn clock's pass
-  (``clock_pass``, every ``CLOCK_INTERVAL`` seconds, from ``run_clock``), never in the
-  request that made the move: a slow or failing mail server can neither hold up nor
+- Emails about games ("your move", results) are sent by the background workers' pass
+  (``clock_pass``, every ``CLOCK_INTERVAL`` seconds: ``rummy.background``), never in
+  the request that made the move: a slow or failing mail server can neither hold up nor
   break a move, and a failure is logged and retried by the next pass.
 - Several games awaiting a user's move are grouped into one email.
 - Each email is written in its user's language with times in their time zone
