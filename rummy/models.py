@@ -370,8 +370,11 @@ class NotificationPrefs(models.Model):
 
 class Notice(models.Model):
     """The ledger of emails sent: one row per (user, game, kind, turn). The row is
-    inserted BEFORE the email is sent, so the unique constraints make a duplicate
-    impossible, even with two clock processes or a clock racing a page request."""
+    inserted (claimed) BEFORE the email is sent, so the unique constraints make a
+    duplicate impossible, even with two workers or a worker racing a page request;
+    stamped (``sent_at``) once the mail server took it; deleted after a failure, so that
+    the next pass tries again. A claim left unstamped by a worker that died is dropped
+    after ``notifications.emails.STALE``, and the email is sent by a later pass."""
 
     class Kind(models.TextChoices):
         YOUR_MOVE = "your_move", _("Your move")
@@ -385,7 +388,8 @@ class Notice(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     # The turn the notice is about (Game.turn_started_at); None for a result.
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
