@@ -18,8 +18,10 @@ from rummy.models import JobKey
 LOST_AFTER = timedelta(minutes=10)
 # The queue keeps up while its oldest due job has waited less than this.
 BEHIND_AFTER = timedelta(seconds=60)
-# Finished jobs, and keys that expired, are kept this long (the failures of the last
-# hour are counted from them), then deleted.
+# Jobs done are kept this long, then deleted (a bot's every move is one: the table
+# would grow by millions a day); failed ones, and keys that expired, a day (the
+# failures of the last hour are counted from them, and their tracebacks read).
+KEEP_DONE = timedelta(hours=1)
 KEEP = timedelta(days=1)
 
 LOST = "rummy.background.queue.WorkerLost"
@@ -45,7 +47,7 @@ def status(now=None) -> dict:
 
 
 def tidy(now=None) -> int:
-    """Mark the jobs of dead workers failed; delete old finished jobs and expired keys.
+    """Mark the jobs of dead workers failed; delete old jobs and expired keys.
     Returns how many jobs were found lost."""
     now = now or timezone.now()
     lost = DBTaskResult.objects.running().filter(started_at__lt=now - LOST_AFTER)
@@ -55,6 +57,7 @@ def tidy(now=None) -> int:
         exception_class_path=LOST,
         traceback="The worker running this job stopped before it finished.",
     )
-    DBTaskResult.objects.finished().filter(finished_at__lt=now - KEEP).delete()
+    DBTaskResult.objects.successful().filter(finished_at__lt=now - KEEP_DONE).delete()
+    DBTaskResult.objects.failed().filter(finished_at__lt=now - KEEP).delete()
     JobKey.objects.filter(leased_until__lt=now - KEEP).delete()
     return found

@@ -182,3 +182,22 @@ def test_the_operator_command_prints_the_figures(capsys):
     out = capsys.readouterr().out
     assert f"jobs due and waiting: {len(scan.PASSES)}" in out
     assert "failures in the last hour: 0" in out
+
+
+def test_tidy_keeps_failures_a_day_and_jobs_done_an_hour():
+    start = timezone.now()
+    with time_machine.travel(start):
+        scan.look()
+        run_jobs()
+        DBTaskResult.objects.filter(task_path=tasks.tidy.module_path).update(
+            status=TaskResultStatus.FAILED
+        )
+    done = DBTaskResult.objects.filter(status=TaskResultStatus.SUCCESSFUL)
+    assert done.count() == len(scan.PASSES) - 1
+    with time_machine.travel(start + queue.KEEP_DONE + datetime.timedelta(minutes=1)):
+        queue.tidy()
+        assert not done.exists()
+        assert DBTaskResult.objects.filter(status=TaskResultStatus.FAILED).count() == 1
+    with time_machine.travel(start + queue.KEEP + datetime.timedelta(minutes=1)):
+        queue.tidy()
+        assert not DBTaskResult.objects.exists()
