@@ -5,14 +5,10 @@ offered under its key (``keys.offer``), and so two workers looking at once enque
 once, and a job lost with a killed worker is enqueued again once its lease has passed.
 """
 
-import logging
-
 from django.utils import timezone
 
 from rummy.background import keys, tasks
 from rummy.clock import bots, deadlines
-
-log = logging.getLogger(__name__)
 
 # The periodic passes: (key, task). Each job leases its key until its next time.
 PASSES = (
