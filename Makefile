@@ -33,8 +33,9 @@ migrate: install
 demo: migrate
 	$(BIN)/python manage.py load_demo
 
-## Serve the site on the embedded default (SQLite, in-memory channel layer), with the
-## turn clock beside it, at http://$(HOST):$(PORT). Both get SITE_URL from that host and
+## Serve the site on the embedded default (SQLite, in-memory channel layer), with a
+## background worker beside it (timeouts, bot turns, emails and pushes: the task queue in
+## the same SQLite file), at http://$(HOST):$(PORT). Both get SITE_URL from that host and
 ## port, so the links in emails point where this server listens (PORT=8100 must not mail
 ## :8000 links); a SITE_URL from the environment (e.g. a proxy's address) still wins.
 ##
@@ -47,8 +48,8 @@ run: demo
 	$(BIN)/python manage.py compilemessages --ignore=.venv >/dev/null 2>&1 || true
 	@test -n "$$VAPID_PRIVATE_KEY" || $(BIN)/python manage.py vapid_keys --file "$(VAPID_KEY_FILE)"
 	@echo "Carousel on http://$(HOST):$(PORT)  (demo users: alice, bob, carol, dave; password carousel-demo)"
-	$(RUN_ENV) $(BIN)/python manage.py run_clock & clock=$$!; \
-	trap 'kill $$clock 2>/dev/null' EXIT INT TERM; \
+	$(RUN_ENV) $(BIN)/python manage.py run_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(RUN_ENV) $(BIN)/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 ## Tests run in a random order (pytest-randomly). pyproject's -q hides the plugin's own

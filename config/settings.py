@@ -66,6 +66,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "channels",
     "django_ratelimit",
+    # the task queue of the background work (rummy.background): Django's Tasks
+    # framework, its jobs stored in this database and run by `manage.py run_worker`
+    "django_tasks",
+    "django_tasks_db",
     "leagues",
     "rummy",
 ]
@@ -314,7 +318,7 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/queue$"]
 
 # Content Security Policy: no inline scripts anywhere; htmx is served from our static.
 CONTENT_SECURITY_POLICY = {
@@ -336,12 +340,19 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# --- Game -----------------------------------------------------------------------------
-# How often the turn clock looks for passed deadlines (seconds).
+# --- Background work (rummy.background) ----------------------------------------------
+# The jobs wait in this database (django-tasks-db), whatever it is: SQLite on the
+# embedded default, PostgreSQL in production. Any number of `manage.py run_worker`
+# processes, on any machine, take them (README, "Production").
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# How often each worker runs the periodic passes (seconds): the emails and pushes of
+# what changed, the vacations that began or ended, the quiet-hour holds, the reviews.
 CLOCK_INTERVAL = int(os.environ.get("CLOCK_INTERVAL", 30))
-# How often the same worker looks for bot turns that are due (seconds): bots answer
-# within about this, the full pass above stays every CLOCK_INTERVAL.
-BOT_POLL_INTERVAL = float(os.environ.get("BOT_POLL_INTERVAL", 1))
+# How often each worker looks for game work that is due (seconds): passed deadlines and
+# bot turns; a bot answers within about this after its pause.
+BOT_POLL_INTERVAL = float(os.environ.get("BOT_POLL_INTERVAL", 0.5))
+
+# --- Game -----------------------------------------------------------------------------
 # A bot's human-like pause before it acts: a random number of seconds in this range
 # ("low,high"; "0,0" acts at the next poll, as the tests do).
 BOT_DELAY = tuple(float(x) for x in os.environ.get("BOT_DELAY", "2,6").split(",")[:2])

@@ -1,11 +1,12 @@
 from django.contrib import admin
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.cache import patch_cache_control
 
 from leagues.views.accounts import profile
+from rummy.background import queue
 from rummy.guide.views import how_to_play
 from rummy.lobby.views import home
 from rummy.pwa import views as pwa
@@ -14,6 +15,14 @@ from rummy.pwa import views as pwa
 def healthz(request):
     """Liveness probe for the proxy: no database, no session."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+def healthz_queue(request):
+    """Whether the background work keeps up (``rummy.background.queue.status``): queue
+    depth, the oldest due job's age, jobs running, failures in the last hour. 503 while
+    the oldest due job has waited too long, so that a monitor can alert on the status."""
+    status = queue.status()
+    return JsonResponse(status, status=200 if status["keeping_up"] else 503)
 
 
 def favicon(request):
@@ -28,6 +37,7 @@ def favicon(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("healthz/queue", healthz_queue, name="healthz_queue"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     # The site as an app (rummy.pwa): the worker must sit at the root to control every page.

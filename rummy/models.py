@@ -370,8 +370,11 @@ class NotificationPrefs(models.Model):
 
 class Notice(models.Model):
     """The ledger of emails sent: one row per (user, game, kind, turn). The row is
-    inserted BEFORE the email is sent, so the unique constraints make a duplicate
-    impossible, even with two clock processes or a clock racing a page request."""
+    inserted (claimed) BEFORE the email is sent, so the unique constraints make a
+    duplicate impossible, even with two workers or a worker racing a page request;
+    stamped (``sent_at``) once the mail server took it; deleted after a failure, so that
+    the next pass tries again. A claim left unstamped by a worker that died is dropped
+    after ``notifications.emails.STALE``, and the email is sent by a later pass."""
 
     class Kind(models.TextChoices):
         YOUR_MOVE = "your_move", _("Your move")
@@ -385,7 +388,8 @@ class Notice(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     # The turn the notice is about (Game.turn_started_at); None for a result.
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -528,6 +532,22 @@ class QuietHold(models.Model):
 
     def __str__(self):
         return f"notifications of {self.user_id} held until {self.until}"
+
+
+class JobKey(models.Model):
+    """One piece of background work handed to the task queue (``rummy.background``),
+    by a key that names it: ``timeout:<game>:<version>``, ``bot:<game>:<version>``,
+    ``every:<pass>``. Every worker looks for due work, and only the one that inserts
+    the key (or takes over one whose ``leased_until`` has passed) enqueues the job:
+    two workers looking at once enqueue it once. While the job waits or runs, the key
+    holds it; the job drops its key when done (a pass sets its next time instead), and
+    a key left by a worker that died expires, so that the next look enqueues it again."""
+
+    key = models.CharField(max_length=100, unique=True)
+    leased_until = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.key} until {self.leased_until}"
 
 
 def _values(obj):

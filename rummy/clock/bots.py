@@ -1,4 +1,4 @@
-"""Bot turns, played from the background worker (``manage.py run_clock``), never inside a
+"""Bot turns, played by the background workers (``rummy.background``), never inside a
 person's request (issue 14).
 
 The write path stores when a bot's move is due (``Game.bot_due_at``, after a human-like
@@ -6,8 +6,9 @@ pause); ``play_due`` finds the games whose bot is due with one indexed query, re
 bot seat's own view (nothing else of the state reaches the policy), lets the pure policy
 (``rummy.bots``) choose, and sends the action through the same version-checked write path
 as a person's (``play.bot_act``), which broadcasts it. Due work is data: a worker killed
-between two polls loses nothing, the next one finds the same rows. A refused action is
-logged and tried again at the next poll (the row stays due); it never stops the loop.
+between two looks loses nothing, the next one finds the same rows, and the version
+check makes a second run of the same step (a job run again after its worker died) a
+no-op. A refused action is logged and tried again later (the row stays due).
 """
 
 import logging
@@ -35,6 +36,15 @@ def due_games(now=None, limit=LIMIT):
     )
 
 
+def due_steps(now, limit=LIMIT):
+    """(id, version) of the games whose bot is due, the earliest first."""
+    return list(
+        Game.objects.filter(bot_due_at__lte=now, status=Game.Status.ACTIVE)
+        .order_by("bot_due_at")
+        .values_list("pk", "version")[:limit]
+    )
+
+
 def play_due(now=None) -> int:
     """Every due bot step (one action each); returns how many were applied."""
     played = 0
@@ -46,13 +56,13 @@ def play_due(now=None) -> int:
     return played
 
 
-def play_bot_step(game_id, rng=None) -> bool:
-    """One action of the bot to move in ``game_id``. True when it was applied."""
-    game = (
-        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.all()))
-        .first()
-    )
+def play_bot_step(game_id, rng=None, version=None) -> bool:
+    """One action of the bot to move in ``game_id`` (at ``version`` only, if given: a
+    job for a version the game has left is done already). True when it was applied."""
+    games = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
+    if version is not None:
+        games = games.filter(version=version)
+    game = games.prefetch_related(Prefetch("seats", queryset=Seat.objects.all())).first()
     if game is None or game.bot_due_at is None:
         return False
     state = game.engine_state()

@@ -1,10 +1,10 @@
-"""The turn clock (async-play issue): plays expired turns as timeouts. Its pass runs
-from ``rummy.background``, beside the emails of the same pass.
+"""The turn clock (async-play issue): plays expired turns as timeouts, as jobs of the
+background workers (``rummy.background``).
 
-Deadlines are enforced by the long-running ``run_clock`` command and also lazily
-whenever a game is loaded, so a missed tick never leaves a game stuck. Both go through
-``play.timeout``, which is version-checked like every other action: two clock
-processes (or a clock and a page load) can never play one timeout twice.
+Deadlines are enforced by the workers and also lazily whenever a game is loaded, so a
+missed look never leaves a game stuck. Both go through ``play.timeout``, which is
+version-checked like every other action: two workers (or a worker and a page load), or
+one job run twice, can never play one timeout twice.
 """
 
 import logging
@@ -30,6 +30,21 @@ def enforce_deadline(game: Game) -> bool:
     except play.ActionRefused:
         # Stale (another process played it, or the player just moved) or not due.
         return False
+
+
+def enforce_due(game_id, version) -> bool:
+    """The job of one passed deadline: play it if ``game_id`` is still at ``version``."""
+    game = Game.objects.filter(pk=game_id, version=version).first()
+    return game is not None and enforce_deadline(game)
+
+
+def due_games(now, limit=200):
+    """(id, version) of the games whose deadline has passed, the earliest first."""
+    return list(
+        Game.objects.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now)
+        .order_by("turn_deadline")
+        .values_list("pk", "version")[:limit]
+    )
 
 
 def enforce_overdue(games) -> bool:

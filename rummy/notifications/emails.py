@@ -6,12 +6,13 @@ Rules that hold everywhere here:
   the user switched off (``NotificationPrefs``); the verification email is the one
   exception to "verified only".
 - At most one email per (user, game, kind, turn): a ``Notice`` row is inserted FIRST,
-  its unique constraint turning a second clock process, a retry or a race into an
-  IntegrityError, and only then is the email sent. A failed send releases its claims so
-  that the next clock pass may try again.
-- Emails about games ("your move", results) are sent by the turn clock's pass
-  (``clock_pass``, every ``CLOCK_INTERVAL`` seconds, from ``run_clock``), never in the
-  request that made the move: a slow or failing mail server can neither hold up nor
+  its unique constraint turning a second worker, a retry or a race into an
+  IntegrityError, and only then is the email sent; the row is stamped once the mail
+  server took it. A failed send releases its claims so that the next pass may try
+  again, and so, after ``STALE``, does a claim whose worker was killed before it sent.
+- Emails about games ("your move", results) are sent by the background workers' pass
+  (``clock_pass``, every ``CLOCK_INTERVAL`` seconds: ``rummy.background``), never in
+  the request that made the move: a slow or failing mail server can neither hold up nor
   break a move, and a failure is logged and retried by the next pass.
 - Several games awaiting a user's move are grouped into one email.
 - Each email is written in its user's language with times in their time zone
@@ -66,6 +67,10 @@ CATCH_UP = timedelta(hours=1)
 # The moves a player makes themselves; the log's other entries (the start, a deal, a
 # timeout, the host's end or void) say nothing about whether the player is there.
 OWN_MOVES = (Move.Kind.DRAW, Move.Kind.MELD, Move.Kind.KNOCK, Move.Kind.PASS)
+
+# A claim this old that was never stamped belongs to a worker that died before it sent
+# (longer than any pass takes: each email waits at most EMAIL_TIMEOUT for the server).
+STALE = timedelta(minutes=10)
 
 MAIL_ERRORS = (smtplib.SMTPException, OSError)
 
@@ -144,7 +149,9 @@ def _send_claimed(user, notices, template, build, pref):
         sent = False
     else:
         sent = send(user, subject, template, context, pref=pref)
-    if not sent:
+    if sent:
+        Notice.objects.filter(pk__in=[n.pk for n in notices]).update(sent_at=timezone.now())
+    else:
         _release(notices)
     return sent
 
@@ -474,12 +481,20 @@ def _guarded(notify, *args):
         return 0
 
 
+def drop_stale_claims(now=None) -> int:
+    """Release the claims that a worker killed between claim and send left behind: the
+    email was never sent, and this pass (or the next) sends it."""
+    now = now or timezone.now()
+    stale = Notice.objects.filter(sent_at__isnull=True, claimed_at__lt=now - STALE)
+    return stale.delete()[0]
+
+
 def clock_pass(now=None):
     """The turn clock's share of notifications (``rummy.clock.deadlines.tick``). Never raises.
     The site's default language is active around the pass; each email switches to its
     user's own (``send``, ``_send_claimed``)."""
     with translation.override(settings.LANGUAGE_CODE):
-        for step in (send_due_reminders, catch_up):
+        for step in (drop_stale_claims, send_due_reminders, catch_up):
             try:
                 step(now)
             except Exception:

@@ -1,6 +1,6 @@
 """Issue 14, practice: from the home page a person starts a game against a bot at a
 phone's size (360x740) and plays at once; the bot's moves, played by the background
-worker (``manage.py run_clock``, its one-second poll) after its human-like pause, appear
+worker (``manage.py run_worker``, its look every half second) after its pause, appear
 live on the page (on this one-process set-up, with the in-memory channel layer, the
 worker's broadcast cannot reach the server's sockets: they follow a game with bots by
 its version, ``rummy.table.consumers.GameConsumer._follow_bots``), and the bot is shown
@@ -35,10 +35,10 @@ BOT_TURN = 40_000
 @pytest.fixture
 def worker(server_env, tmp_path):
     """The background worker, as `make run` starts it; stopped (SIGTERM) afterwards."""
-    log_path = tmp_path / "run_clock.log"
+    log_path = tmp_path / "run_worker.log"
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [_python(), "manage.py", "run_clock"],
+            [_python(), "manage.py", "run_worker"],
             cwd=ROOT,
             env=server_env,
             stdout=log,

@@ -49,16 +49,17 @@ def test_a_request_never_plays_a_bot_turn(client):
     assert game.moves.count() == moves
 
 
+@pytest.mark.django_db(transaction=True)  # the worker closes and reopens its connection
 def test_due_work_survives_a_killed_worker():
     # A worker died after the bot's turn became due: the row still says so, and a fresh
-    # pass of a new worker (here: the command's one pass) plays it.
+    # worker's look (here: the command's one look and the jobs it enqueued) plays it.
     person, game = _practice()
     while not _bot_to_move(game):
         play.draw(game.pk, person, game.version)
         game.refresh_from_db()
     due_version = game.version
     assert Game.objects.filter(pk=game.pk, bot_due_at__isnull=False).exists()
-    call_command("run_clock", "--once")
+    call_command("run_worker", "--once", verbosity=0)
     game.refresh_from_db()
     assert game.version > due_version
     assert game.moves.filter(seq=due_version + 1, bot_level="steady").exists()

@@ -123,10 +123,11 @@ def test_two_clock_processes_never_play_one_timeout_twice():
     assert Game.objects.get(pk=game.pk).moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
 
 
-def test_run_clock_command_once():
+@pytest.mark.django_db(transaction=True)  # the worker closes and reopens its connection
+def test_run_worker_once_plays_a_passed_deadline():
     game = _game()
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
-        call_command("run_clock", "--once")
+        call_command("run_worker", "--once", verbosity=0)
     assert Game.objects.get(pk=game.pk).moves.filter(kind=Move.Kind.TIMEOUT).count() == 1
 
 

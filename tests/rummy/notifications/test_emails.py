@@ -431,3 +431,32 @@ def test_every_email_carries_its_own_one_click_unsubscribe():
     token = header.strip("<>").rstrip("/").rsplit("/", 1)[1]
     assert tokens.read_unsubscribe_token(token) == (alice, "your_move")
     assert header.strip("<>") in message.body
+
+
+# --- A worker killed between the claim and the send -----------------------------------
+
+
+def test_a_claim_left_by_a_killed_worker_is_sent_once_after_it_goes_stale():
+    alice, bob = verified(), verified()
+    game = game_between(alice, bob)
+    # A worker claimed alice's "your move" and was killed before the mail server had it.
+    claim = emails._claim(alice, game, Notice.Kind.YOUR_MOVE, game.turn_started_at)
+    assert claim is not None and claim.sent_at is None
+    emails.clock_pass()
+    assert sent_to(alice) == []  # still claimed: maybe a worker is sending it right now
+    with time_machine.travel(timezone.now() + emails.STALE + datetime.timedelta(seconds=1)):
+        emails.clock_pass()
+        emails.clock_pass()
+    assert len(sent_to(alice)) == 1
+    notice = Notice.objects.get(user=alice, kind=Notice.Kind.YOUR_MOVE)
+    assert notice.sent_at is not None
+
+
+def test_a_sent_email_is_never_sent_again_however_old_its_notice():
+    alice, bob = verified(), verified()
+    game_between(alice, bob)
+    emails.clock_pass()
+    assert len(sent_to(alice)) == 1
+    with time_machine.travel(timezone.now() + emails.STALE + datetime.timedelta(minutes=5)):
+        emails.clock_pass()
+    assert len(sent_to(alice)) == 1

@@ -1,0 +1,323 @@
+"""The background workers under load: bot move latency, jobs per second with one and two
+workers, the queue's own CPU per job, and how soon a "your move" email leaves.
+
+    python bench/background.py                                # SQLite scratch file
+    python bench/background.py --pg-db carousel_bench_bg      # PostgreSQL scratch database
+    python bench/background.py --workers 2 --games 200 --bots 4 --duration 60
+
+Three parts, each on a fresh set of ``manage.py run_worker`` processes:
+
+1. ``noop``: ``--jobs`` empty jobs enqueued at once, then the workers started: jobs per
+   second, and the workers' CPU per job (all of it the queue's: the job does nothing).
+2. ``bots``: ``--games`` practice games of one person and ``--bots`` bots, each bot's
+   pause fixed at ``--bot-delay`` seconds; this process plays each person's turn (a
+   draw, else a pass) as soon as it comes, for ``--duration`` seconds. A bot's move is
+   due ``--bot-delay`` after the move before it commits, so its latency is the time
+   between the two in the log less the pause. Also the workers' CPU per bot move.
+3. ``emails``: ``--league-games`` two-player league games whose deadlines pass one after
+   another during ``--duration``; each timeout starts the other player's turn, and the
+   "your move" email's claim (``Notice``) says when it left. Compared with
+   ``CLOCK_INTERVAL`` (one pass).
+
+The figures and the machine they were measured on: docs/benchmarks.md.
+"""
+
+import argparse
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+
+def environment(args, workdir):
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECRET_KEY="bench-" + secrets.token_urlsafe(48),
+        DEBUG="0",
+        LOG_LEVEL="WARNING",
+        BOT_DELAY=f"{args.bot_delay},{args.bot_delay}",
+        CLOCK_INTERVAL=str(args.clock_interval),
+        EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend",
+    )
+    for name in ("DATABASE_URL", "REDIS_URL", "CACHE_URL", "VAPID_PRIVATE_KEY"):
+        os.environ.pop(name, None)
+    if args.pg_db:
+        os.environ["DATABASE_URL"] = f"{args.pg_url.rstrip('/')}/{args.pg_db}"
+    else:
+        os.environ["SQLITE_PATH"] = str(workdir / "background.sqlite3")
+
+
+def pg_admin(args, sql):
+    import psycopg
+
+    with psycopg.connect(f"{args.pg_url.rstrip('/')}/postgres", autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def set_up(args):
+    import django
+    from django.core.management import call_command
+
+    if args.pg_db:
+        pg_admin(args, f'DROP DATABASE IF EXISTS "{args.pg_db}" WITH (FORCE)')
+        pg_admin(args, f'CREATE DATABASE "{args.pg_db}"')
+    django.setup()
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+def start_workers(n, workdir, tag):
+    workers = []
+    for i in range(n):
+        log = open(workdir / f"worker-{tag}-{i}.log", "wb")  # noqa: SIM115 closed in stop_workers
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "run_worker", "-v", "0"],
+            cwd=BASE_DIR,
+            env=os.environ.copy(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        workers.append((process, log))
+    return workers
+
+
+def cpu_seconds(pid):
+    """User + system CPU of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stop_workers(workers):
+    for process, _log in workers:
+        process.terminate()
+    for process, log in workers:
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def clear_queue():
+    from django_tasks_db.models import DBTaskResult
+
+    from rummy.models import JobKey
+
+    DBTaskResult.objects.all().delete()
+    JobKey.objects.all().delete()
+
+
+def pct(values, p):
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
+
+
+# --- 1. empty jobs ---------------------------------------------------------------------
+
+
+def part_noop(args, workdir):
+    from django_tasks_db.models import DBTaskResult
+
+    from bench.background_jobs import noop
+
+    clear_queue()
+    for _ in range(args.jobs):
+        noop.enqueue()
+    workers = start_workers(args.workers, workdir, "noop")
+    # The start-up (Django, the first look) is not the queue's: measured from the
+    # first job done to the last.
+    done = DBTaskResult.objects.filter(task_path=noop.module_path, status="SUCCESSFUL")
+    while not done.exists():
+        time.sleep(0.05)
+    started, cpu0 = time.monotonic(), sum(cpu_seconds(p.pid) for p, _ in workers)
+    first = done.count()
+    while (count := done.count()) < args.jobs:
+        time.sleep(0.1)
+    seconds = time.monotonic() - started
+    cpu = sum(cpu_seconds(p.pid) for p, _ in workers) - cpu0
+    stop_workers(workers)
+    ran = count - first
+    print(
+        f"noop: {args.workers} worker(s), {ran} jobs in {seconds:.1f} s: "
+        f"{ran / seconds:.0f} jobs/s; workers' CPU {1000 * cpu / ran:.2f} ms per job"
+    )
+
+
+# --- 2. bot turns ----------------------------------------------------------------------
+
+
+def person_turns(games, stop_at):
+    """Play each person's turn as soon as it comes: a draw, else a pass."""
+    from rummy import engine, play
+    from rummy.models import Game
+
+    persons = dict(games)
+    while time.monotonic() < stop_at:
+        waiting = Game.objects.filter(
+            pk__in=persons, status=Game.Status.ACTIVE, to_move__in=list(persons.values())
+        ).values_list("pk", "version", "state")
+        for pk, version, state in waiting:
+            turn = engine.GameState.from_dict(state)
+            legal = engine.legal_actions(turn, turn.turn)
+            try:
+                if engine.Action.DRAW in legal:
+                    play.draw(pk, persons[pk], version)
+                else:
+                    play.pass_turn(pk, persons[pk], version)
+            except play.ActionRefused:
+                pass
+        time.sleep(0.05)
+
+
+def part_bots(args, workdir):
+    from django.db.models import F, Window
+    from django.db.models.functions import Lag
+    from django_tasks_db.models import DBTaskResult
+
+    from leagues.models import User
+    from rummy import play
+    from rummy.background import tasks
+    from rummy.models import Move
+
+    clear_queue()
+    people = [
+        User.objects.create_user(username=f"bg{i}", email=f"bg{i}@example.com", password=None)
+        for i in range(args.games)
+    ]
+    games = [(play.start_practice(p, args.bots, args.level).pk, p) for p in people]
+    ids = [pk for pk, _ in games]
+    workers = start_workers(args.workers, workdir, "bots")
+    time.sleep(args.warm_up)
+    started = time.monotonic()
+    from django.utils import timezone
+
+    since = timezone.now()
+    cpu0 = sum(cpu_seconds(p.pid) for p, _ in workers)
+    person_turns(games, started + args.duration)
+    seconds = time.monotonic() - started
+    cpu = sum(cpu_seconds(p.pid) for p, _ in workers) - cpu0
+    stop_workers(workers)
+    moves = (
+        Move.objects.filter(game_id__in=ids)
+        .annotate(before=Window(Lag("created_at"), partition_by=[F("game_id")], order_by="seq"))
+        .values_list("bot_level", "created_at", "before")
+    )
+    latency = [
+        (at - before).total_seconds() - args.bot_delay
+        for level, at, before in moves
+        if level and before is not None and before >= since
+    ]
+    jobs = DBTaskResult.objects.filter(
+        task_path=tasks.bot_turn.module_path, status="SUCCESSFUL", finished_at__gte=since
+    ).count()
+    print(
+        f"bots: {args.workers} worker(s), {args.games} games of {args.bots} bots, "
+        f"{len(latency)} bot moves in {seconds:.0f} s ({len(latency) / seconds:.1f}/s), "
+        f"{jobs} bot jobs; latency from due to made p50 {pct(latency, 50):.2f} s, "
+        f"p95 {pct(latency, 95):.2f} s, max {max(latency, default=float('nan')):.2f} s; "
+        f"workers' CPU {1000 * cpu / max(len(latency), 1):.0f} ms per bot move"
+    )
+    # The practice games end here: their bots must not hold up the next part.
+    from rummy.models import Game
+
+    Game.objects.filter(pk__in=ids).delete()
+
+
+# --- 3. emails -------------------------------------------------------------------------
+
+
+def part_emails(args, workdir):
+    import datetime
+
+    from django.utils import timezone
+
+    from leagues.models import League, Membership, User
+    from rummy import play
+    from rummy.models import Game, Notice
+
+    clear_queue()
+    owner = User.objects.create_user(username="bg-owner", email="o@example.com", password=None)
+    league = League.objects.create(name="Bench", slug="bench-bg")
+    start = timezone.now() + datetime.timedelta(seconds=args.warm_up)
+    ids = []
+    for i in range(args.league_games):
+        pair = [
+            User.objects.create_user(
+                username=f"bg-mail-{i}-{n}",
+                email=f"m{i}-{n}@example.com",
+                password=None,
+                email_verified=True,
+            )
+            for n in range(2)
+        ]
+        Membership.objects.bulk_create(
+            [Membership(league=league, user=u, role=Membership.Role.MEMBER) for u in pair]
+        )
+        game = play.open_table(league, pair[0], max_seats=2)
+        play.take_seat(game.pk, pair[1])
+        due = start + datetime.timedelta(seconds=args.duration * i / args.league_games)
+        Game.objects.filter(pk=game.pk).update(turn_deadline=due)
+        ids.append(game.pk)
+    del owner
+    workers = start_workers(args.workers, workdir, "emails")
+    time.sleep(args.warm_up + args.duration + 2 * args.clock_interval)
+    stop_workers(workers)
+    delays = []
+    for game in Game.objects.filter(pk__in=ids):
+        notice = Notice.objects.filter(
+            game=game, kind=Notice.Kind.YOUR_MOVE, turn_started_at=game.turn_started_at
+        ).first()
+        if notice is not None:
+            delays.append((notice.sent_at - game.turn_started_at).total_seconds())
+    print(
+        f"emails: {args.workers} worker(s), {len(delays)} of {len(ids)} 'your move' emails "
+        f"after a timeout; from due to sent p50 {pct(delays, 50):.1f} s, "
+        f"p95 {pct(delays, 95):.1f} s, max {max(delays, default=float('nan')):.1f} s "
+        f"(one pass: CLOCK_INTERVAL {args.clock_interval} s)"
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pg-db", help="a scratch PostgreSQL database (created and dropped)")
+    parser.add_argument(
+        "--pg-url", default=os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+    )
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--parts", default="noop,bots,emails")
+    parser.add_argument("--jobs", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--bots", type=int, default=4)
+    parser.add_argument("--level", default="beginner")
+    parser.add_argument("--bot-delay", type=float, default=3.0)
+    parser.add_argument("--league-games", type=int, default=50)
+    parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--warm-up", type=float, default=5)
+    parser.add_argument("--clock-interval", type=int, default=30)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as workdir:
+        environment(args, Path(workdir))
+        set_up(args)
+        try:
+            for part in args.parts.split(","):
+                {"noop": part_noop, "bots": part_bots, "emails": part_emails}[part](
+                    args, Path(workdir)
+                )
+        finally:
+            if args.pg_db:
+                from django.db import connections
+
+                connections.close_all()
+                pg_admin(args, f'DROP DATABASE IF EXISTS "{args.pg_db}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()
