@@ -77,16 +77,17 @@
 
 // Nothing moves under the finger. The browser's own scroll anchoring is off (table.css):
 // it chose a new anchor whenever the part holding it was swapped and the page jumped. Here
-// the page keeps one element in place across every swap: the meld just tapped (or the
-// "New meld" slot), else the first meld in view, so another player's move that changes a
-// meld above does not shift the table under the reader either.
+// the page keeps one element in place across every swap: the meld just tapped, else the
+// first meld in view, so another player's move that changes a meld above does not shift
+// the table under the reader either. "+ New meld" keeps the melds in view: the new meld
+// takes the slot's place (under the finger) and the slot moves on to the next one.
 (function () {
   var lastTap = null;
   var anchor = null;
   var over = false;  // whether the page showed a finished game before this frame
 
   function meldOf(el) {
-    return el && el.closest ? el.closest(".meld, #btn-new-meld") : null;
+    return el && el.closest ? el.closest(".meld") : null;
   }
 
   document.addEventListener("click", function (evt) {
@@ -120,6 +121,10 @@
     if (!el) { el = firstInView(); }
     anchor = el && el.id ? {id: el.id, top: el.getBoundingClientRect().top} : null;
     over = !!document.querySelector("#final:not([hidden])");
+    // A page that gets shorter (the editor closes, the dock shrinks) must not pull the
+    // part in view down when the reader is near its end: it keeps at least the height
+    // that the current scroll position needs, until the next swap.
+    document.documentElement.style.minHeight = (window.scrollY + window.innerHeight) + "px";
   }
 
   function restore() {
