@@ -289,3 +289,66 @@ def test_every_action_label_fits_on_one_line_with_hint(browser, server, request,
         shot(page, f"labels-{lang}-{state.replace(' ', '-')}")
     page.locator("#btn-close").click()
     page.context.close()
+
+
+def hidden_melds(page, melds):
+    """Which of ``melds`` (ids) are not wholly in the part of the screen that neither the
+    message nor the dock covers."""
+    return page.evaluate(
+        """ids => { const flash = document.querySelector("#flash .message");
+                    const dock = document.querySelector("#dock").getBoundingClientRect();
+                    const bottom = flash ? flash.getBoundingClientRect().top : dock.top;
+                    return ids.filter(id => { const r = document.getElementById(id)
+                                                .getBoundingClientRect();
+                                              return r.top < 0 || r.bottom > bottom; }); }""",
+        melds,
+    )
+
+
+def melds_now(page):
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll("#table-melds .meld")].map(
+             m => [m.id, [...m.querySelectorAll("[data-card]")].map(c => c.dataset.card)
+                          .join(" ")]))"""
+    )
+
+
+@pytest.mark.parametrize("scrolled", ["top", "end"])
+def test_a_hint_shows_the_melds_it_laid_out(browser, server, request, games, scrolled):
+    page = open_table(browser, server, request, "ann", games["users"][0], games["games"]["hint"])
+    if scrolled == "end":
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    before = melds_now(page)
+    touch(page, "#btn-hint")
+    expect(page.locator("#flash .message")).to_contain_text("Hint:")
+    after = melds_now(page)
+    changed = [m for m in after if before.get(m) != after[m]]
+    assert changed, "the hint changed no meld"
+    shot(page, f"hint-{scrolled}")
+    assert hidden_melds(page, changed[:1]) == [], (
+        f"the message or the dock hides {changed[0]}, which the hint laid out"
+    )
+    page.locator("#btn-reset").click()
+    page.locator("#btn-close").click()
+    expect(page.locator("#btn-meld")).to_be_visible()
+    page.context.close()
+
+
+def test_a_refused_play_shows_the_meld_that_is_not_valid(browser, server, request, games):
+    page = open_table(browser, server, request, "ann", games["users"][0], games["games"]["refusal"])
+    open_editor(page)
+    scroll_to(page, "#btn-new-meld", top=200)
+    touch(page, "#hand button.card:not(.joker)")
+    count = page.locator("#table-melds .meld").count()
+    touch(page, "#btn-new-meld")  # a meld of one card: not valid (R4.1)
+    expect(page.locator("#table-melds .meld.invalid")).to_have_count(1)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    touch(page, "#btn-play")
+    expect(page.locator("#flash .message.error")).to_be_visible()
+    shot(page, "play-refused")
+    invalid = page.evaluate("() => document.querySelector('#table-melds .meld.invalid').id")
+    assert invalid == f"meld-{count}"
+    assert hidden_melds(page, [invalid]) == [], "the refusal hides the meld it is about"
+    page.locator("#btn-reset").click()
+    page.locator("#btn-close").click()
+    page.context.close()
