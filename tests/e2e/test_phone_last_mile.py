@@ -21,7 +21,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ROOT, _python
+from tests.e2e.conftest import PHONE, ROOT, _python
 from tests.e2e.test_table_phone import MAX_SHIFT, box, open_table, viewport
 
 pytestmark = pytest.mark.e2e
@@ -38,6 +38,10 @@ users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-1
 league = make_league(users[0], members=users[1:], name="Club " + tag)
 make_season(league, hints_allowed=True)
 games = {}
+# The profile's filter: a league and a season with long names (the season's option reads
+# "<league> · <season>").
+wide = make_league(users[0], members=users[1:], name="Rīgas kāršu klubs un Tallinna sõbrad")
+make_season(wide, name="Pavasaris un vasara 2026 / Kevad ja suvi 2026")
 for name in ("footer", "height", "new", "layoff", "draw-top", "draw-middle", "draw-bottom",
              "draw-instead", "hint", "refusal", "labels"):
     games[name] = game_at(editor_position(20, hand_size=10), users, league=league).pk
@@ -351,4 +355,35 @@ def test_a_refused_play_shows_the_meld_that_is_not_valid(browser, server, reques
     assert hidden_melds(page, [invalid]) == [], "the refusal hides the meld it is about"
     page.locator("#btn-reset").click()
     page.locator("#btn-close").click()
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "lv", "et"])
+def test_the_profile_filter_does_not_scroll_sideways(browser, server, request, games, lang):
+    page = open_table(
+        browser, server, request, "ann", games["users"][0], games["games"]["footer"], lang=lang
+    )
+    page.goto(f"/u/{games['users'][0]}/")
+    expect(page.locator(".history-filter")).to_be_visible()
+    # The phone's width, not innerWidth: a mobile browser widens its layout viewport to
+    # content that overflows, which is what is measured here.
+    width = PHONE["viewport"]["width"]
+    outside = page.evaluate(
+        """w => [...document.querySelectorAll(".history-filter, .history-filter *")]
+               .map(e => [e.tagName + (e.id ? "#" + e.id : ""), e.getBoundingClientRect()])
+               .filter(([, r]) => r.width && (r.left + scrollX < 0 || r.right + scrollX > w))
+               .map(([name, r]) => `${name}: ${Math.round(r.left)}-${Math.round(r.right)}`)""",
+        width,
+    )
+    assert outside == [], f"past the screen's edge at {width} px: {outside}"
+    assert page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]") == [
+        width,
+        width,
+    ]
+    page.locator(".history-filter").scroll_into_view_if_needed()
+    assert page.evaluate("() => scrollX") == 0, "the page scrolled sideways to the form"
+    shot(page, f"profile-filter-{lang}")
+    page.select_option("#filter-season", index=1)
+    page.locator(".history-filter button").tap(timeout=5_000)
+    page.wait_for_url(lambda url: "season=" in url)
     page.context.close()
