@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from leagues import throttle
 from leagues.limits import limited, posted_email
-from leagues.models import User, reported_time_zone, speaking_to, supported_language
+from leagues.models import Membership, User, reported_time_zone, speaking_to, supported_language
 from leagues.views import invites
 
 
@@ -99,7 +99,12 @@ class LoginView(auth_views.LoginView):
         if not self.newcomer or url != resolve_url(settings.LOGIN_REDIRECT_URL):
             return url
         # The first log-in, bound for Home: the league the newcomer joined comes first.
-        membership = self.request.user.memberships.select_related("league").first()
+        # Joined as a plain member (an invite's way in; owners made their league).
+        membership = (
+            self.request.user.memberships.filter(role=Membership.Role.MEMBER)
+            .select_related("league")
+            .first()
+        )
         if membership is None:
             return url
         league = membership.league

@@ -132,12 +132,16 @@
     if (!shown) { shown = meldContents(); }
   }
 
+  function cardsOf(meld) {
+    return Array.prototype.map.call(meld.querySelectorAll("[data-card]"), function (c) {
+      return c.getAttribute("data-card");
+    }).join(" ");
+  }
+
   function meldContents() {
     var seen = {};
     document.querySelectorAll("#table-melds .meld").forEach(function (m) {
-      seen[m.id] = Array.prototype.map.call(m.querySelectorAll("[data-card]"), function (c) {
-        return c.getAttribute("data-card");
-      }).join(" ");
+      seen[m.id] = cardsOf(m);
     });
     return seen;
   }
@@ -152,10 +156,7 @@
     lastAction = null;  // once: the next frame (another player's move) scrolls nothing
     var about = [];
     document.querySelectorAll("#table-melds .meld").forEach(function (m) {
-      var cards = Array.prototype.map.call(m.querySelectorAll("[data-card]"), function (c) {
-        return c.getAttribute("data-card");
-      }).join(" ");
-      if (action === "hint" ? before[m.id] !== cards : m.classList.contains("invalid")) {
+      if (action === "hint" ? before[m.id] !== cardsOf(m) : m.classList.contains("invalid")) {
         about.push(m);
       }
     });
