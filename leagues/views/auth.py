@@ -5,14 +5,17 @@ from datetime import timedelta
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.shortcuts import resolve_url
 from django.utils import timezone, translation
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
 
 from leagues import throttle
 from leagues.limits import limited, posted_email
-from leagues.models import User, reported_time_zone, speaking_to, supported_language
+from leagues.models import Membership, User, reported_time_zone, speaking_to, supported_language
 from leagues.views import invites
 
 
@@ -80,11 +83,33 @@ class LoginView(auth_views.LoginView):
             return invites.join_invite_url(invite)
         return super().get_default_redirect_url()
 
+    newcomer = False
+
     def form_valid(self, form):
+        # Before log-in sets it: a player who never logged in joined at sign-up (through
+        # an invite) and is told so, wherever the email check left this browser.
+        self.newcomer = form.get_user().last_login is None
         response = super().form_valid(form)
         throttle.remember_device(self.request, response, form.get_user())
         remember_locale(self.request, form.get_user())
         return response
+
+    def get_success_url(self):
+        url = super().get_success_url()
+        if not self.newcomer or url != resolve_url(settings.LOGIN_REDIRECT_URL):
+            return url
+        # The first log-in, bound for Home: the league the newcomer joined comes first.
+        # Joined as a plain member (an invite's way in; owners made their league).
+        membership = (
+            self.request.user.memberships.filter(role=Membership.Role.MEMBER)
+            .select_related("league")
+            .first()
+        )
+        if membership is None:
+            return url
+        league = membership.league
+        messages.success(self.request, _("You joined %(league)s.") % {"league": league})
+        return league.get_absolute_url()
 
     def form_invalid(self, form):
         # 429 for a pause, so that scripts (and the tests) can tell it from a typo.

@@ -77,16 +77,19 @@
 
 // Nothing moves under the finger. The browser's own scroll anchoring is off (table.css):
 // it chose a new anchor whenever the part holding it was swapped and the page jumped. Here
-// the page keeps one element in place across every swap: the meld just tapped (or the
-// "New meld" slot), else the first meld in view, so another player's move that changes a
-// meld above does not shift the table under the reader either.
+// the page keeps one element in place across every swap: the meld just tapped, else the
+// first meld in view, so another player's move that changes a meld above does not shift
+// the table under the reader either. "+ New meld" keeps the melds in view: the new meld
+// takes the slot's place (under the finger) and the slot moves on to the next one.
 (function () {
   var lastTap = null;
+  var lastAction = null;
   var anchor = null;
+  var shown = null;  // each meld's cards before the frame, by id
   var over = false;  // whether the page showed a finished game before this frame
 
   function meldOf(el) {
-    return el && el.closest ? el.closest(".meld, #btn-new-meld") : null;
+    return el && el.closest ? el.closest(".meld") : null;
   }
 
   document.addEventListener("click", function (evt) {
@@ -102,6 +105,8 @@
     }
     var kept = meldOf(el);
     lastTap = kept && kept.id ? {id: kept.id, at: Date.now()} : null;
+    var button = el.closest("button");
+    lastAction = button ? {value: button.value, at: Date.now()} : null;
     if (el.closest("#flash")) { el.closest("#flash").classList.add("dismissed"); }
   }, true);
 
@@ -120,6 +125,51 @@
     if (!el) { el = firstInView(); }
     anchor = el && el.id ? {id: el.id, top: el.getBoundingClientRect().top} : null;
     over = !!document.querySelector("#final:not([hidden])");
+    // A page that gets shorter (the editor closes, the dock shrinks) must not pull the
+    // part in view down when the reader is near its end: it keeps at least the height
+    // that the current scroll position needs, until the next swap.
+    document.documentElement.style.minHeight = (window.scrollY + window.innerHeight) + "px";
+    if (!shown) { shown = meldContents(); }
+  }
+
+  function cardsOf(meld) {
+    return Array.prototype.map.call(meld.querySelectorAll("[data-card]"), function (c) {
+      return c.getAttribute("data-card");
+    }).join(" ");
+  }
+
+  function meldContents() {
+    var seen = {};
+    document.querySelectorAll("#table-melds .meld").forEach(function (m) {
+      seen[m.id] = cardsOf(m);
+    });
+    return seen;
+  }
+
+  // A hint or a refused Play says something about melds (the ones the hint laid out, the
+  // ones that are not valid): those are brought into the part of the screen that neither
+  // the message nor the dock covers. Other taps scroll nothing.
+  function showWhatTheMessageIsAbout(before) {
+    var message = document.querySelector("#flash .message");
+    var action = lastAction && Date.now() - lastAction.at < 8000 ? lastAction.value : "";
+    if (!message || !before || !/^(hint|play|play_knock)$/.test(action)) { return; }
+    lastAction = null;  // once: the next frame (another player's move) scrolls nothing
+    var about = [];
+    document.querySelectorAll("#table-melds .meld").forEach(function (m) {
+      if (action === "hint" ? before[m.id] !== cardsOf(m) : m.classList.contains("invalid")) {
+        about.push(m);
+      }
+    });
+    if (!about.length) { return; }
+    var top = about[0].getBoundingClientRect().top;
+    var bottom = about[about.length - 1].getBoundingClientRect().bottom;
+    var free = message.getBoundingClientRect().top - 8;
+    var margin = 8;
+    if (bottom - top > free - margin) { bottom = about[0].getBoundingClientRect().bottom; }
+    var delta = 0;
+    if (bottom > free) { delta = bottom - free; }
+    if (top - delta < margin) { delta = top - margin; }
+    if (Math.abs(delta) > 1) { window.scrollBy(0, delta); }
   }
 
   function restore() {
@@ -139,10 +189,18 @@
     anchor = null;
   }
 
+  function afterSwap() {
+    restore();
+    var before = shown;
+    shown = null;
+    showWhatTheMessageIsAbout(before);
+    watchDock();
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", remember);
-  document.addEventListener("htmx:wsAfterMessage", function () { restore(); watchDock(); });
+  document.addEventListener("htmx:wsAfterMessage", afterSwap);
   document.addEventListener("htmx:beforeSwap", remember);
-  document.addEventListener("htmx:afterSettle", function () { restore(); watchDock(); });
+  document.addEventListener("htmx:afterSettle", afterSwap);
 
   // The dock is fixed to the bottom: the page reserves its height below the table, so the
   // last meld and the players' panel can be scrolled clear of it. Growing the padding

@@ -187,7 +187,7 @@ def in_reach(page):
 
 
 def card_in(meld, i):
-    return f"#meld-{meld} button.card:nth-of-type({i + 1})"
+    return f"#meld-{meld} :nth-child({i + 1} of button.card)"
 
 
 def editor_walk(page):
@@ -199,7 +199,9 @@ def editor_walk(page):
     tap(page, hand_card)  # select from the hand
     tap(page, hand_card)  # ...and again: unselected
     tap(page, card_in(2, 3))  # select from the table: QS
-    tap(page, "#btn-new-meld")  # split the sequence: QS on its own
+    # Split the sequence: QS on its own, where the slot was; the melds above stay put.
+    last = page.locator("#table-melds .meld").count() - 1
+    tap(page, "#btn-new-meld", measure=f"#meld-{last}")
     n = page.locator("#table-melds .meld").count()
     tap(page, card_in(n - 1, 0))  # the new meld's QS...
     tap(page, "#meld-2 .meld-target", measure="#meld-2")  # ...moved back between melds

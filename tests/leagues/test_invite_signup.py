@@ -281,3 +281,41 @@ def test_the_last_use_goes_to_one_person_only(cast, invite):
     assert Membership.objects.filter(league=invite.league, user__in=people).count() == 1
     invite.refresh_from_db()
     assert invite.uses == 1
+
+
+# --- The newcomer's first log-in, wherever it happens -----------------------------------
+
+
+def test_the_address_check_says_which_league_the_newcomer_joined(client, cast, invite):
+    client.get(invite.get_absolute_url())
+    sign_up(client, "nina", "nina@example.com")
+    page = Client().get(verify_link("nina@example.com")).content.decode()
+    assert f"You joined {invite.league.name}." in page
+    assert f'href="{invite.league.get_absolute_url()}"' in page
+
+
+def test_the_first_log_in_bound_for_home_lands_in_the_league(client, cast, invite):
+    client.get(invite.get_absolute_url())
+    sign_up(client, "nina", "nina@example.com")
+    other_device = Client()  # no invite in its session
+    response = log_in(other_device, "nina", NEW_PASSWORD)
+    assert response["Location"] == invite.league.get_absolute_url()
+    assert msg(response) == f"You joined {invite.league.name}."
+    # Only the first: the next log-in goes Home, and the address check no longer says it.
+    again = log_in(Client(), "nina", NEW_PASSWORD)
+    assert again["Location"] == reverse("home")
+    page = Client().get(verify_link("nina@example.com")).content.decode()
+    assert "You joined" not in page
+
+
+def test_the_first_log_in_follows_a_next_it_was_given(client, cast, invite):
+    client.get(invite.get_absolute_url())
+    sign_up(client, "nina", "nina@example.com")
+    settings_url = reverse("notifications:settings")
+    response = log_in(Client(), "nina", NEW_PASSWORD, next_url=settings_url)
+    assert response["Location"] == settings_url
+
+
+def test_a_first_log_in_without_a_league_goes_home(client, cast):
+    sign_up(client, "nina", "nina@example.com")
+    assert log_in(Client(), "nina", NEW_PASSWORD)["Location"] == reverse("home")
