@@ -6,25 +6,22 @@ state. A spectator gets the view of no seat. The only other state read here is t
 arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
+import datetime
 import functools
-import time
+from dataclasses import dataclass
 
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from leagues.models import BotLevel
 from rummy import engine
 from rummy.clock.text import moment_text, turn_clock
-from rummy.guide.links import rule_links
 from rummy.models import Game
 from rummy.play import drafts, hints_allowed
 from rummy.play.wording import meld_problem_message
 from rummy.table import memory
-from rummy.templatetags.clock_tags import countdown
 
 SUIT_NAMES = {
     "C": gettext_lazy("clubs"),
@@ -175,11 +172,11 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     if seat_number is None or engine.Action.MELD not in view.legal:
         draft = None
     ctx.update(_hand_and_table(game, view, draft, sort, here[0]))
-    ctx.update(_status(game, view, names, seat_number, draft is not None, rights, here))
+    ctx.update(_status(game, view, names, seat_number, draft is not None, rights))
     ctx.update(
         view=view,
         game_pk=game.pk,
-        players=_players(view, names, seat_number, bots, _away(game, seats)),
+        players=_players(view, names, bots, _away(game, seats)),
         legal=view.legal,
         can_play_knock=draft is not None
         and seat_number is not None
@@ -317,100 +314,44 @@ def _away(game, seats):
     return {s.number: moment_text(s.away_until) for s in seats if s.away_until is not None}
 
 
-def _players(view, names, seat_number, bots=None, away=None):
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's row of the players panel (and of the final scores): the same for
+    every viewer (whose row is the viewer's is the viewer's ``seat``)."""
+
+    number: int
+    name: str
+    is_bot: bool
+    stand_in: bool
+    hand_size: int
+    score: int
+    rounds_won: int
+    is_turn: bool
+    is_dealer: bool
+    final_score: int | None
+    is_winner: bool
+    away_until: str
+
+
+def _players(view, names, bots=None, away=None) -> tuple[PlayerRow, ...]:
     bots = bots or {}
     away = away or {}
-    return [
-        {
-            "number": n,
-            "name": names.get(n, "?"),
-            "is_bot": bots.get(n) == "bot",
-            "stand_in": bots.get(n) == "stand_in",
-            "hand_size": view.hand_sizes[n],
-            "score": view.scores[n],
-            "rounds_won": view.rounds_won[n],
-            "is_turn": n == view.turn and not view.round_over,
-            "is_dealer": n == view.dealer,
-            "is_me": n == seat_number,
-            "final_score": (view.final_scores or [None] * len(names))[n],
-            "is_winner": n in (view.game_winners or []),
-            "away_until": away.get(n, ""),
-        }
+    return tuple(
+        PlayerRow(
+            number=n,
+            name=names.get(n, "?"),
+            is_bot=bots.get(n) == "bot",
+            stand_in=bots.get(n) == "stand_in",
+            hand_size=view.hand_sizes[n],
+            score=view.scores[n],
+            rounds_won=view.rounds_won[n],
+            is_turn=n == view.turn and not view.round_over,
+            is_dealer=n == view.dealer,
+            final_score=(view.final_scores or [None] * len(names))[n],
+            is_winner=n in (view.game_winners or []),
+            away_until=away.get(n, ""),
+        )
         for n in range(len(view.hand_sizes))
-    ]
-
-
-def players_panel(players, absent, may_end_early, final, here=None):
-    """The players panel (a row per player: cards in hand, score, rounds won, whose
-    turn), as HTML, the same for every viewer: the viewer's own "(you)" and "I'm back"
-    go in at its two markers (``rummy.table.rendering._players_html``). Built here
-    rather than from a template, like the status line: a row's cards change with every
-    move, and each process renders the panel once a move (issue 11: 0.5 ms as a
-    template). Translated words go in as the template tags put them, names escaped."""
-    icon = fragment("rummy/_bot_icon.html", (), dict, here)
-    rows = []
-    for p in players:
-        n = p["number"]
-        turn = p["is_turn"]
-        who = []
-        if turn:
-            who.append(
-                f'<span aria-hidden="true">▶ </span><span class="sr-only">{_("to move:")} </span>'
-            )
-        if p["is_bot"]:
-            who.append(f"{icon} ")
-        who.append(f"{conditional_escape(p['name'])}<!--you:{n}-->")
-        if p["stand_in"]:
-            who.append(f' <span class="badge stand-in">{icon} {_("played by a bot")}</span>')
-        if p["is_dealer"]:
-            dealer = _("dealer")
-            who.append(f' <span class="muted" title="{dealer}">({dealer})</span>')
-        if p["is_winner"]:
-            who.append(f" <strong>★ {_('winner')}</strong>")
-        if n in absent:
-            who.append(
-                f' <span class="badge absent" title="{_("Missed three turns in a row")}">'
-                f"{_('absent')}</span>"
-            )
-        if p["away_until"]:
-            until = _("on vacation until %(until)s") % {
-                "until": conditional_escape(p["away_until"])
-            }
-            who.append(f' <span class="badge away">{until}</span>')
-        score = p["final_score"] if final and p["final_score"] is not None else p["score"]
-        current = ' aria-current="true"' if turn else ""
-        rows.append(
-            f'\n        <tr class="player{" to-move" if turn else ""}" data-seat="{n}"{current}>\n'
-            f'          <th scope="row">{"".join(who)}</th>\n'
-            f'          <td class="num hand-size">{p["hand_size"]}</td>\n'
-            f'          <td class="num score">{score}</td>\n'
-            f'          <td class="num">{p["rounds_won"]}</td>\n'
-            "        </tr>"
-        )
-    end_early = ""
-    if may_end_early:  # submits #end-early-form (outside this form, in table.html)
-        end_help = _(
-            "A player is absent. As a league admin you may end the game now: this round is "
-            "discarded and the game is scored as it stands."
-        )
-        end_early = (
-            '\n    <div id="end-early" class="actions">\n'
-            '      <button type="submit" form="end-early-form" class="danger" id="btn-end-early">'
-            f"{_('End game early')}</button>\n"
-            f'      <p class="helptext">{end_help}</p>\n'
-            "    </div>\n    "
-        )
-    return mark_safe(
-        '<section id="players" class="panel players" aria-labelledby="players-h"'
-        ' hx-swap-oob="true">\n'
-        f'    <h2 id="players-h">{_("Players")}</h2>\n'
-        '    <table class="data">\n'
-        f'      <thead><tr><th scope="col">{_("Player")}</th>'
-        f'<th scope="col" class="num">{_("Cards")}</th>'
-        f'<th scope="col" class="num">{_("Score")}</th>'
-        f'<th scope="col" class="num">{_("Rounds won")}</th></tr></thead>\n'
-        f"      <tbody>{''.join(rows)}\n      </tbody>\n    </table>\n    <!--back-->\n    "
-        f"{end_early}\n  </section>"
     )
 
 
@@ -444,71 +385,45 @@ def turn_hint(view, editing):
     return str(hint)
 
 
-def _status(game, view, names, seat_number, editing, rights, here=None):
-    """Whose turn and the clock. Everyone sees the same status at one version (shown
-    to the minute), so it renders once (``fragment``); the player to move also gets
-    their next step (``hint``), next to their buttons."""
+@dataclass(frozen=True)
+class Status:
+    """The status line: the round, the stock, whose turn and the clock. Everyone sees
+    the same at one version, but for ``my_turn`` (the player to move's)."""
+
+    round_no: int
+    stock_size: int
+    final_lap: bool
+    game_over: bool
+    my_turn: bool
+    turn_name: str
+    drawn: int
+    deadline: datetime.datetime | None
+
+
+def _status(game, view, names, seat_number, editing, rights):
+    """Whose turn and the clock; the player to move also gets their next step
+    (``hint``), next to their buttons."""
     clock = turn_clock(game, rights.is_admin)
     my_turn = seat_number is not None and view.turn == seat_number and not view.round_over
     turn_name = names.get(view.turn, "?")
-    minute = int(time.time() // 60) if clock["deadline"] else None
-    status_html = made(
-        "status",
-        (game.pk, game.version, my_turn, turn_name, clock["deadline"], minute),
-        lambda: status_line(view, my_turn, turn_name, clock["deadline"]),
-        here,
+    status = Status(
+        round_no=view.round_no,
+        stock_size=view.stock_size,
+        final_lap=view.final_turns is not None,
+        game_over=view.game_over,
+        my_turn=my_turn,
+        turn_name=turn_name,
+        drawn=view.drawn,
+        deadline=clock["deadline"],
     )
     hint = turn_hint(view, editing) if my_turn and not view.game_over else ""
     return {
         "clock": clock,
         "my_turn": my_turn,
         "turn_name": turn_name,
-        "status_html": status_html,
+        "status": status,
         "hint": hint,
     }
-
-
-def status_line(view, my_turn, turn_name, deadline):
-    """Round, stock, whose turn and the turn clock, as HTML. Built here rather than
-    from a template: it changes with every move and each process renders it for each
-    role of its sockets (the player to move, the others), and as a template it was the
-    largest part of a socket's render after a move (issue 11: 0.45 ms a render).
-    Translated texts go in as ``{% blocktranslate %}`` puts them (the words trusted, the
-    values escaped); numbers as digits in every language."""
-    final = view.game_over
-    parts = [_("Round %(r)s") % {"r": view.round_no}]
-    if not final:
-        n = view.stock_size
-        stock = ngettext("%(n)s card in the stock", "%(n)s cards in the stock", n) % {"n": n}
-        parts.append(f' · <span id="stock-size">{stock}</span>')
-        if view.final_turns is not None:
-            parts.append(f" · <strong>{rule_links(_('Final lap: no more draws (R8)'))}</strong>")
-    parts.append(
-        f'</p>\n    <p class="turn-line{" your-turn" if my_turn else ""}" aria-live="polite">'
-    )
-    if final:
-        parts.append(f"<strong>{_('The game is over.')}</strong>")
-    elif my_turn:
-        parts.append(f"<strong>{_('Your turn.')}</strong>")
-    else:
-        parts.append(_("%(name)s’s turn.") % {"name": conditional_escape(turn_name)})
-        if view.drawn:
-            d = view.drawn
-            parts.append(
-                " "
-                + ngettext("Drawn %(n)s card so far.", "Drawn %(n)s cards so far.", d) % {"n": d}
-            )
-    parts.append("\n    ")
-    if deadline:
-        words = _("Your time runs out") if my_turn else _("This turn ends")
-        parts.append(
-            f'<span id="turn-clock" class="turn-clock">{words} {countdown(deadline)}</span>'
-        )
-    body = "".join(parts)
-    return mark_safe(
-        '<section id="status" class="status" hx-swap-oob="true">\n'
-        f'    <p class="round-line">{body}</p>\n  </section>'
-    )
 
 
 def _last_round_html(game, view, names, here=None):

@@ -12,7 +12,6 @@ import functools
 from django import template
 from django.utils import timezone, translation
 from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -45,11 +44,14 @@ def _countdown(deadline, minutes, language, zone):
     # (``_countdown_words``), and the deadline's words once per minute they name.
     iso = deadline.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     absolute = _deadline_words(deadline.replace(second=0, microsecond=0), language, zone)
-    left = conditional_escape(minutes_left_text(minutes))
-    return mark_safe(
-        f'<time class="countdown" datetime="{iso}" data-deadline="{iso}" '
-        f'{_countdown_words(language)} title="{absolute}"><span class="countdown-left">'
-        f'{left}</span> <span class="countdown-at muted">({absolute})</span></time>'
+    return format_html(
+        '<time class="countdown" datetime="{iso}" data-deadline="{iso}" {words} '
+        'title="{absolute}"><span class="countdown-left">{left}</span> '
+        '<span class="countdown-at muted">({absolute})</span></time>',
+        iso=iso,
+        words=_countdown_words(language),
+        absolute=absolute,
+        left=minutes_left_text(minutes),
     )
 
 
