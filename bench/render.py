@@ -57,7 +57,7 @@ def measure(n_melds, moves):
             game = new_game()
             current = Game.with_seats(seats_of_game(game.pk))
         turn = current.engine_state().turn
-        mover = next(s.user for s in current.seats.all() if s.number == turn)
+        mover = next(s.user for s in current.seated() if s.number == turn)
         try:
             result = play.draw(current.pk, mover, current.version)
         except play.ActionRefused:

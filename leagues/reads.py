@@ -10,76 +10,31 @@ these run on every signed-in request and socket update (issue 11, bench/load.py)
 user of a request's session, a member's rights in a league, the count in the header.
 
 For plain columns and equality only; anything else goes through the ORM.
-
-``from_row`` makes the instance of a whole row as ``Model.from_db`` does, without
-``Model.__init__`` where that would only set each column's value (below): the hot
-reads of every move (``rummy.reads.seats_of_game``, the game a broadcast carries,
-``Game.from_snapshot``) make ten or more instances each.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
 from django.db.models import Model
-from django.db.models.base import ModelState
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
-from django.db.models.signals import post_init, pre_init
 
 _sql: dict[tuple, str] = {}
 _layouts: dict[tuple, tuple] = {}
-_plain: dict[type, tuple[str, ...] | None] = {}
-
-
-def _plain_columns(model: type[Model]) -> tuple[str, ...] | None:
-    """The attnames of ``model``'s columns in order when ``Model.__init__`` would only
-    store each value in the instance's ``__dict__``, else None: no ``__init__``,
-    ``from_db`` or ``__setattr__`` of the model's own, and every column's class
-    attribute Django's plain one (a ``DeferredAttribute``, whose value lives in the
-    instance's ``__dict__``; a foreign key's also clears a cached related object, which
-    a new instance has none of). A file field's descriptor, say, is not plain."""
-    try:
-        return _plain[model]
-    except KeyError:
-        pass
-    names = tuple(f.attname for f in model._meta.concrete_fields)
-
-    def descriptor(name):
-        return next((k.__dict__[name] for k in model.__mro__ if name in k.__dict__), None)
-
-    plain = (
-        model.__init__ is Model.__init__
-        and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
-        and model.__setattr__ is object.__setattr__
-        and all(
-            type(descriptor(n)) in (DeferredAttribute, ForeignKeyDeferredAttribute) for n in names
-        )
-    )
-    _plain[model] = names if plain else None
-    return _plain[model]
 
 
 def from_row(model: type[Model], alias: str, values: Sequence[Any]) -> Any:
-    """``model.from_db(alias, <its columns' attnames>, values)`` for ``values``, a whole
-    row in ``concrete_fields`` order, already converted. What ``Model.__init__`` does
-    with such a row is: send ``pre_init``, make the ``_state``, set each column's value,
-    send ``post_init``. Where setting a value is storing it (``_plain_columns``) and no
-    receiver listens to either signal, the instance is made with those same contents
-    directly: about a third of the CPU (issue 11). Otherwise Django makes it."""
-    names = _plain_columns(model)
-    if names is None or len(values) != len(names) or pre_init.receivers or post_init.receivers:
-        return model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
-    new = model.__new__(model)
-    state = ModelState()
-    state.adding = False
-    state.db = alias
-    contents = new.__dict__
-    contents["_state"] = state
-    contents.update(zip(names, values, strict=True))
-    return new
+    """``model.from_db`` for ``values``, a whole row in ``concrete_fields`` order,
+    already converted."""
+    return model.from_db(alias, layout_names(model), values)
+
+
+@functools.cache
+def layout_names(model: type[Model]) -> tuple[str, ...]:
+    """Every column's attname, in ``concrete_fields`` order."""
+    return tuple(f.attname for f in model._meta.concrete_fields)
 
 
 def layout(model: type[Model], connection) -> tuple:

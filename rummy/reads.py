@@ -111,9 +111,9 @@ def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
         seat, this_game, league, season, user = made
         if game is None:
             game = this_game
-            game._state.fields_cache["league"] = league
-            game._state.fields_cache["season"] = season
-        seat._state.fields_cache["game"] = game
-        seat._state.fields_cache["user"] = user
+            game.league = league
+            game.season = season
+        seat.game = game
+        seat.user = user
         seats.append(seat)
     return seats

@@ -19,7 +19,7 @@ def move_count(user):
 
 
 def _row(game, user):
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     mover = next((s for s in seats if s.user_id == game.to_move_id), None)
     return {
         "game": game,

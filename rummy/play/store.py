@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rummy.models import Game, Move, Seat
-from rummy.play import broadcast, pauses
+from rummy.play import broadcast, pauses, snapshot
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
 from rummy.reads import seats_of_game
 
@@ -50,7 +50,7 @@ def parse_version(value, required=True):
 def seat_of(game: Game, user) -> Seat | None:
     if not getattr(user, "is_authenticated", False):
         return None
-    for seat in game.seats.all():
+    for seat in game.seated():
         if seat.user_id == user.pk:
             return seat
     return None
@@ -95,7 +95,7 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     the caller writes no draft of the new version (a turn), so the broadcast may say
     that none exists (``announce``). ``ship``: the caller changes nothing more of the
     game or its seats in this transaction, so the game as written here is the new
-    version, and the broadcast carries it (``Game.snapshot``)."""
+    version, and the broadcast carries it (``rummy.play.snapshot``)."""
     old_version = game.version
     new_version = old_version + len(moves)
     old_to_move = game.to_move_id
@@ -143,8 +143,8 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     if old_to_move != game.to_move_id:
         awaits = game.to_move_id if game.is_active else None
         movers = {u: u == awaits for u in (old_to_move, game.to_move_id) if u is not None}
-    snapshot = game.snapshot() if ship else None
-    announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=snapshot)
+    shipped = snapshot.dump(game) if ship else None
+    announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=shipped)
     return Result(game, new_version)
 
 
@@ -200,14 +200,15 @@ def _insert_moves(moves: list[Move]) -> None:
 
 
 def announce(game_id, version, movers=None, draft_free=False, snapshot=None):
-    """After commit, tell open pages that the game changed (ids and versions only: each
-    socket reads what it needs itself). ``movers``: {user id: whether the game now
+    """After commit, tell open pages that the game changed: its id and version and, after
+    a turn, the game as written (``snapshot``). ``movers``: {user id: whether the game now
     awaits their move} for the users whose count of games awaiting their move changed
     (None: every seated player, who count again). ``draft_free``:
     no draft belongs to ``version`` when it is committed (a draft starts from a version
     and this one is new; a hint's save writes one), so that the player to move's socket
     renders without asking (``rummy.table.rendering.render_remembered``). ``snapshot``:
-    the game at ``version`` (``Game.snapshot``), so that no socket process reads it.
+    the game at ``version`` (``rummy.play.snapshot.dump``), so that no socket process
+    reads it.
 
     Emails ("your move", results) are not sent here but by the turn clock's next pass
     (``rummy.notifications.emails.clock_pass``): a slow or failing mail server must not
@@ -232,7 +233,7 @@ def _turn_fields(game: Game, state, now):
             "turn_started_at": None,
             "bot_due_at": None,
         }
-    by_number = {s.number: s for s in game.seats.all()}
+    by_number = {s.number: s for s in game.seated()}
     seat = by_number.get(state.turn)
     to_move_id = seat.user_id if seat else None
     due = {"bot_due_at": bot_due(now) if seat is not None and seat.bot_plays else None}
@@ -248,7 +249,7 @@ def _turn_fields(game: Game, state, now):
         return {"to_move_id": to_move_id, **due}
     season = game.season if game.season_id else None
     seconds = season.turn_seconds if season is not None else game.turn_seconds
-    mover = next((s.user for s in game.seats.all() if s.user_id == to_move_id), None)
+    mover = next((s.user for s in game.seated() if s.user_id == to_move_id), None)
     return {
         "to_move_id": to_move_id,
         "turn_started_at": now,

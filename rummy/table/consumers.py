@@ -6,7 +6,8 @@ sends the fragments htmx swaps by id, so a phone that slept catches up by itself
 spectator never receives a hand. Actions arrive as htmx ``ws-send`` JSON (the fields of
 the page's form) and go through ``rummy.table.dispatch`` like the HTTP view (once
 ``rummy.table.sockets`` has found the socket's session still valid); a refusal is
-answered to the sender alone. The channel layer carries only ids and versions.
+answered to the sender alone. The channel layer carries ids and versions and, after a
+turn, the game as plain data (``rummy.play.snapshot``), never a hand of its own.
 
 Every socket of the site is a ``GuardedConsumer``: counted against the user's socket
 cap, and closed when the session it was opened with ends (``rummy.table.sockets``).
@@ -33,9 +34,8 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import play
 from rummy.clock import deadlines
-from rummy.models import Game
 from rummy.notifications import presence
-from rummy.play import broadcast
+from rummy.play import broadcast, snapshot
 from rummy.table import memory, rendering, sockets
 from rummy.table.access import (
     SOCKET_RIGHTS_SECONDS,
@@ -119,13 +119,13 @@ def render_flash(message):
 # this each of them would find the new version missing and read the game itself.
 
 
-def adopt_snapshot(game_id, version, snapshot):
-    """Keep the game a broadcast carried (``Game.snapshot``) when this process holds no
-    game as new: the sockets then render it without reading the database. Only the
-    game and version the message names (a message is never taken for another game)."""
-    if not isinstance(snapshot, bytes) or remembered_game(game_id, version) is not None:
+def adopt_snapshot(game_id, version, data):
+    """Keep the game a broadcast carried (``rummy.play.snapshot``) when this process
+    holds no game as new: the sockets then render it without reading the database. Only
+    the game and version the message names (a message is never taken for another game)."""
+    if not isinstance(data, dict) or remembered_game(game_id, version) is not None:
         return
-    game = Game.from_snapshot(snapshot)
+    game = snapshot.load(data)
     if game.pk == game_id and game.version == version:
         remember(game)
 

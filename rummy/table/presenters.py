@@ -146,7 +146,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     # The language and time zone, read once for the whole render (every fragment and
     # card is keyed by them; each read goes through asgiref's context-local storage).
     here = where()
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     ctx = {
         "game": game,
