@@ -35,8 +35,7 @@ def measure(n_melds, moves):
     from django.utils import translation
 
     from rummy import play
-    from rummy.models import Game
-    from rummy.reads import seats_of_game
+    from rummy.models import Game, seats_of_game
     from rummy.table import access, rendering
     from tests.factories import game_at, make_league, make_user
     from tests.positions import table_position

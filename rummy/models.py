@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from leagues.models import BotLevel, Season
+from config.db import reads
+from leagues.models import BotLevel, League, Season, User
 from rummy import engine
 
 
@@ -478,3 +479,41 @@ class QuietHold(models.Model):
 
     def __str__(self):
         return f"notifications of {self.user_id} held until {self.until}"
+
+
+# The read of every move and socket update (``config.db.reads.joined``).
+
+
+def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
+    """What ``Seat.objects.select_related("game__league", "game__season", "user")
+    .filter(game_id=…)`` (with ``select_for_update(of=("game",))`` when ``lock``)
+    returns: the game's seats in ``Seat.Meta.ordering``, each with its user, and one
+    game shared by all of them with its league and season ([] when none). Its SQL is
+    written once: for this query Django's compiler cost about as much CPU as the rest
+    of the read, and it runs for every action (docs/benchmarks.md)."""
+    chain: tuple[reads.Join, ...] = (
+        (Seat, None),
+        (Game, ("INNER", Seat, "game")),
+        (League, ("LEFT OUTER", Game, "league")),
+        (Season, ("LEFT OUTER", Game, "season")),
+        (User, ("INNER", Seat, "user")),
+    )
+    rows = reads.joined(
+        "seats_of_game",
+        chain,
+        (chain[1][0], chain[2][0], chain[3][0]),
+        "game",
+        game_id,
+        lock_of=Game if lock else None,
+    )
+    seats: list[Seat] = []
+    game = None
+    for seat, this_game, league, season, user in rows:
+        if game is None:
+            game = this_game
+            game.league = league
+            game.season = season
+        seat.game = game
+        seat.user = user
+        seats.append(seat)
+    return seats

@@ -12,18 +12,16 @@ versions only) happens after commit. Only the modules of ``rummy.play`` use this
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connections, router, transaction
-from django.db.models import Model
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rummy.models import Game, Move, Seat
+from config.db import writes
+from rummy.models import Game, Move, Seat, seats_of_game
 from rummy.play import broadcast, pauses, snapshot
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
-from rummy.reads import seats_of_game
 
 # Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
 system_random = secrets.SystemRandom()
@@ -102,20 +100,22 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     now = timezone.now()
     # Whose move and the deadline follow from the state, unless the caller says otherwise.
     fields = {**_turn_fields(game, new_state, now), **fields}
-    updated = _update_game(
-        game.pk,
-        old_version,
+    # The conditional UPDATE and the INSERT are written once (config.db.writes).
+    updated = writes.update(
+        Game,
         {
             "state": new_state.to_dict() if new_state is not None else game.state,
             "version": new_version,
             **fields,
         },
+        pk=game.pk,
+        version=old_version,
     )
     if updated != 1:
         # Only reachable where the row lock is not real: the guarantee still holds.
         raise StaleVersion()
     try:
-        _insert_moves(
+        writes.insert(
             [
                 Move(
                     game=game,
@@ -146,57 +146,6 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     shipped = snapshot.dump(game) if ship else None
     announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=shipped)
     return Result(game, new_version)
-
-
-# The save's two statements, written once per database and shape (issue 11: for these
-# small statements Django's compiler cost about as much CPU as running them, on every
-# move). Values go through each field's own preparation for saving, as the ORM's do.
-_statements: dict[tuple, str] = {}
-
-
-def _update_game(pk, old_version, values) -> int:
-    """``Game.objects.filter(pk=pk, version=old_version).update(**values)`` (plain values;
-    a foreign key by its name with an instance or None, or by its ``_id``)."""
-    connection = connections[router.db_for_write(Game)]
-    fields: list[Any] = [Game._meta.get_field(name) for name in values]
-    key = ("update", connection.vendor, *values)
-    sql = _statements.get(key)
-    if sql is None:
-        q = connection.ops.quote_name
-        sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
-        sql = _statements[key] = (
-            f"UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(Game._meta.pk.column)} = %s"
-            f" AND {q(Game._meta.get_field('version').column)} = %s"
-        )
-    params = [
-        f.get_db_prep_save(v.pk if isinstance(v, Model) else v, connection)
-        for f, v in zip(fields, values.values(), strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, pk, old_version])
-        return cursor.rowcount
-
-
-def _insert_moves(moves: list[Move]) -> None:
-    """``Move.objects.bulk_create(moves)``, less reading back the keys (nothing uses them)."""
-    if not moves:
-        return
-    connection = connections[router.db_for_write(Move)]
-    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
-    key = ("insert", connection.vendor, len(moves))
-    sql = _statements.get(key)
-    if sql is None:
-        q = connection.ops.quote_name
-        row = f"({', '.join(['%s'] * len(fields))})"
-        sql = _statements[key] = (
-            f"INSERT INTO {q(Move._meta.db_table)} ({', '.join(q(f.column) for f in fields)})"
-            f" VALUES {', '.join([row] * len(moves))}"
-        )
-    params = [
-        f.get_db_prep_save(f.pre_save(move, True), connection) for move in moves for f in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
 
 
 def announce(game_id, version, movers=None, draft_free=False, snapshot=None):

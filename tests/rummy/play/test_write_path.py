@@ -452,12 +452,12 @@ def test_a_game_without_its_seats_in_memory_has_no_snapshot(alice, bob):
 
 
 def test_the_save_writes_what_the_orms_update_and_bulk_create_would(alice, bob):
-    """store.save's UPDATE and INSERT are written once (issue 11), not compiled by the
+    """store.save's UPDATE and INSERT are written once (config.db.writes), not compiled by the
     ORM for every move: every column of the game and of the logged moves is as the
     ORM's own statements would have written it."""
     from django.utils import timezone
 
-    from rummy.play import store
+    from config.db import writes
 
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
     old = Game.objects.get(pk=game.pk)
@@ -473,21 +473,23 @@ def test_the_save_writes_what_the_orms_update_and_bulk_create_would(alice, bob):
     assert before <= move.created_at <= timezone.now()
     # A foreign key by its name (an instance or None) or by its _id, and several moves.
     v = stored.version
-    assert store._update_game(game.pk, v, {"to_move": bob}) == 1
+    assert writes.update(Game, {"to_move": bob}, pk=game.pk, version=v) == 1
     assert Game.objects.get(pk=game.pk).to_move_id == bob.pk
-    assert store._update_game(game.pk, v, {"to_move": None}) == 1
+    assert writes.update(Game, {"to_move": None}, pk=game.pk, version=v) == 1
     assert Game.objects.get(pk=game.pk).to_move_id is None
     # The version check: a stale version updates nothing.
-    assert store._update_game(game.pk, v - 1, {"to_move_id": alice.pk}) == 0
-    store._insert_moves(
+    assert writes.update(Game, {"to_move_id": alice.pk}, pk=game.pk, version=v - 1) == 0
+    writes.insert(
         [
             Move(game=game, seq=v + 1 + i, kind=Move.Kind.CLOCK, payload={"i": i}, bot_level="x")
             for i in range(2)
         ]
     )
-    assert store._update_game(game.pk, v, {"to_move_id": alice.pk, "version": v + 2}) == 1
+    assert (
+        writes.update(Game, {"to_move_id": alice.pk, "version": v + 2}, pk=game.pk, version=v) == 1
+    )
     logged = list(Move.objects.filter(game=game, seq__gt=v).values_list("seq", "payload"))
     assert logged == [(v + 1, {"i": 0}), (v + 2, {"i": 1})]
     assert Game.objects.values_list("to_move_id", "version").get(pk=game.pk) == (alice.pk, v + 2)
     with pytest.raises(IntegrityError), transaction.atomic():  # the log's (game, seq) is unique
-        store._insert_moves([Move(game=game, seq=v + 1, kind=Move.Kind.CLOCK)])
+        writes.insert([Move(game=game, seq=v + 1, kind=Move.Kind.CLOCK)])

@@ -1,4 +1,5 @@
-"""Reads of one model's rows by equal columns, with the SQL written once per database.
+"""Reads with their SQL written once per database: one model's rows by equal columns,
+and the rows of a few models joined (``joined``).
 
 ``rows(model, field=value, ...)`` returns what ``model.objects.filter(field=value, ...)
 .order_by("pk")`` returns (``limit``: at most that many), and ``first`` what ``.first()``
@@ -10,6 +11,10 @@ these run on every signed-in request and socket update (issue 11, bench/load.py)
 user of a request's session, a member's rights in a league, the count in the header.
 
 For plain columns and equality only; anything else goes through the ORM.
+
+``joined`` is the read of every move and socket update (``rummy.models.seats_of_game``):
+a model's rows with the rows their foreign keys name, in one query, each row the ORM's
+own instance as above.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model
+from django.db.models import Field, Model
 
 _sql: dict[tuple, str] = {}
 _layouts: dict[tuple, tuple] = {}
@@ -133,3 +138,81 @@ def first(model: type[Model], **equal) -> Any:
 def count(model: type[Model], **equal) -> int:
     """``model.objects.filter(**equal).count()``, written once."""
     return int(_execute(model, equal, count=True)[2][0][0])
+
+
+# A join: (model, None for the first, else (join kind, the model before it whose foreign
+# key names it, that foreign key's name)).
+Join = tuple[type[Model], tuple[str, type[Model], str] | None]
+
+
+def _column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field), name
+    return field.column
+
+
+def _joined_statement(name: str, chain: Sequence[Join], where: str, lock_of, connection) -> str:
+    key = ("joined", name, connection.vendor, lock_of is not None)
+    sql = _sql.get(key)
+    if sql is not None:
+        return sql
+    q = connection.ops.quote_name
+    first = chain[0][0]
+    columns = []
+    joins = []
+    for model, join in chain:
+        table = q(model._meta.db_table)
+        columns += [f"{table}.{q(f.column)}" for f in model._meta.concrete_fields]
+        if join is not None:
+            kind, parent, fk = join
+            joins.append(
+                f"{kind} JOIN {table} ON ({q(parent._meta.db_table)}."
+                f"{q(_column(parent, fk))} = {table}.{q(model._meta.pk.column)})"
+            )
+    base = q(first._meta.db_table)
+    order = ", ".join(
+        f"{base}.{q(_column(first, n.lstrip('-')))} {'DESC' if n.startswith('-') else 'ASC'}"
+        for n in first._meta.ordering or ()
+    )
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {base} {' '.join(joins)}"
+        f" WHERE {base}.{q(_column(first, where))} = %s ORDER BY {order}"
+    )
+    if lock_of is not None and connection.features.has_select_for_update:
+        if connection.features.has_select_for_update_of:
+            sql += f" FOR UPDATE OF {q(lock_of._meta.db_table)}"
+        else:
+            sql += " FOR UPDATE"
+    _sql[key] = sql
+    return sql
+
+
+def joined(
+    name: str, chain: Sequence[Join], shared, where: str, value: Any, lock_of=None
+) -> list[list[Any]]:
+    """The rows of ``chain[0]`` whose ``where`` equals ``value``, in its model's
+    ``Meta.ordering``, each joined with the rows of the models after it: per row, one
+    instance per model (None where an outer join found nothing). The models in
+    ``shared`` are the same in every row (one parent row): made from the first row only,
+    then None. ``lock_of``: the model whose row is locked (``select_for_update(of=…)``).
+    ``name`` names the statement (written once per name and database)."""
+    alias = router.db_for_read(chain[0][0])
+    connection = connections[alias]
+    sql = _joined_statement(name, chain, where, lock_of, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value])
+        fetched = cursor.fetchall()
+    layouts = [(model, *layout(model, connection)[:2]) for model, _join in chain]
+    out = []
+    for n, row in enumerate(fetched):
+        made: list[Any] = []
+        start = 0
+        for model, names, pk_at in layouts:
+            values = list(row[start : start + len(names)])
+            start += len(names)
+            if (n and model in shared) or values[pk_at] is None:
+                made.append(None)
+                continue
+            made.append(instance(model, alias, connection, values))
+        out.append(made)
+    return out

@@ -1,4 +1,4 @@
-"""leagues.reads: the rows the ORM returns for the same equal-columns filters, with the
+"""config.db.reads: the rows the ORM returns for the same equal-columns filters, with the
 SQL written once; and the users, rights and header counts read through it."""
 
 import pytest
@@ -6,11 +6,11 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.db.models.signals import post_init
 from django.urls import reverse
 
-from leagues import reads
+from config.db import reads
+from config.db.backends import UserBackend
+from config.db.sessions import SessionStore
 from leagues.access import membership_for
-from leagues.backends import UserBackend
 from leagues.models import Membership, User
-from leagues.sessions import SessionStore
 from rummy.lobby.games import move_count
 from rummy.models import Game, Seat
 from tests.factories import make_league, make_user, started_game
@@ -119,11 +119,17 @@ def _session_for(user, backend_path):
 
 
 @pytest.mark.parametrize(
-    "path", ["django.contrib.auth.backends.ModelBackend", "leagues.backends.UserBackend"]
+    "path",
+    [
+        "django.contrib.auth.backends.ModelBackend",
+        "leagues.backends.UserBackend",
+        "config.db.backends.UserBackend",
+    ],
 )
 def test_sessions_made_before_the_backend_stay_signed_in(client, path):
     """A session naming Django's ModelBackend (every session made before this backend)
-    is read as naming ours: nobody is logged out by the change."""
+    or our backend where it lived before (the leagues app) is read as naming ours:
+    nobody is logged out by the change."""
     user = make_user()
     client.cookies["sessionid"] = _session_for(user, path)
     page = client.get(reverse("home"))
@@ -141,4 +147,4 @@ def test_a_session_naming_an_unknown_backend_is_signed_out(client):
 def test_logging_in_names_our_backend(client):
     user = make_user(password="pw-for-tests-123")
     assert client.login(username=user.username, password="pw-for-tests-123")
-    assert client.session[BACKEND_SESSION_KEY] == "leagues.backends.UserBackend"
+    assert client.session[BACKEND_SESSION_KEY] == "config.db.backends.UserBackend"
