@@ -19,15 +19,16 @@ own instance as above.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
 from django.db.models import Field, Model
 
-_sql: dict[tuple, str] = {}
-_layouts: dict[tuple, tuple] = {}
+from config import caches
+
+_sql: dict[tuple, str] = caches.statements("config.db.reads")
+_layouts: dict[tuple, tuple] = caches.statements("config.db.reads.layouts")
 
 
 def from_row(model: type[Model], alias: str, values: Sequence[Any]) -> Any:
@@ -36,7 +37,7 @@ def from_row(model: type[Model], alias: str, values: Sequence[Any]) -> Any:
     return model.from_db(alias, layout_names(model), values)
 
 
-@functools.cache
+@caches.memo()
 def layout_names(model: type[Model]) -> tuple[str, ...]:
     """Every column's attname, in ``concrete_fields`` order."""
     return tuple(f.attname for f in model._meta.concrete_fields)

@@ -21,7 +21,9 @@ from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
 
-_sql: dict[str, str] = {}  # per database vendor
+from config import caches
+
+_sql: dict[str, str] = caches.statements("config.db.sessions")  # per database vendor
 
 
 # The backend paths of sessions made before config.db.backends (Django's own, and ours

@@ -8,7 +8,9 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import Model
 
-_sql: dict[tuple, str] = {}
+from config import caches
+
+_sql: dict[tuple, str] = caches.statements("config.db.writes")
 
 
 def update(model: type[Model], values: dict[str, Any], **equal) -> int:

@@ -12,12 +12,12 @@ for the stored ones for reading only, and saving one raises (``ReadOnlyRow``), s
 a stray ``save()`` cannot write an empty password or an old version over the database.
 """
 
-import functools
 from typing import Any
 
 from django.db import models, router
 from django.db.models.signals import pre_save
 
+from config import caches
 from leagues.models import League, Season, User
 from rummy.models import Game, Seat
 
@@ -32,7 +32,7 @@ class ReadOnlyRow(Exception):
     """A row made from a snapshot was about to be saved."""
 
 
-@functools.cache
+@caches.memo()
 def _columns(model: type[models.Model]) -> tuple[tuple[str, ...], dict[str, models.Field]]:
     """(every column's attname in order, the fields of those written as text)."""
     fields = model._meta.concrete_fields

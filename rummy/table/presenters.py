@@ -7,21 +7,20 @@ arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
 import datetime
-import functools
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from config import caches
 from leagues.models import BotLevel
 from rummy import engine
 from rummy.clock.text import moment_text, turn_clock
 from rummy.models import Game
 from rummy.play import drafts, hints_allowed
 from rummy.play.wording import meld_problem_message
-from rummy.table import memory
+from rummy.table.fragments import frozen, where
 
 SUIT_NAMES = {
     "C": gettext_lazy("clubs"),
@@ -71,15 +70,16 @@ def card_info(code, ref=None, selected=False, drawn=False, language=None):
     }
 
 
-@functools.lru_cache(maxsize=2048)
+@caches.memo(maxsize=2048)
 def _card_face(code, drawn, language):
-    # ``language`` is the cache's key only: card_name translates in the active one.
     # About 110 codes (a joker may stand for any card) x 2 marks x 3 languages.
     card = engine.Card.parse(code)
     face = card.declared if card.joker else card
+    with translation.override(language):
+        label = card_name(card, drawn)
     return {
         "code": str(card),
-        "label": card_name(card, drawn),
+        "label": label,
         "joker": card.joker,
         "rank": engine.cards.rank_name(face.rank) if face else "★",
         "suit": face.suit if face else "",
@@ -183,7 +183,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
         # The Hint control (issue 14): the game's rule, read from the loaded season.
         hints_on=hints_allowed(game),
-        last_round_html=_last_round_html(game, view, names, here),
+        last_round_key=_last_round_key(view, names),
         final=view.game_over,
     )
     return ctx
@@ -235,7 +235,7 @@ def drawn_positions(hand_codes, drawn_codes):
 def _hand_and_table(game, view, draft, sort, language=None):
     """The hand and the melds: the draft's while arranging (with the selection), else
     the view's. Outside the editor every meld and the hand render once per content and
-    are shared (``fragment``)."""
+    are shared (``rummy.table.fragments``)."""
     editing = draft is not None
     selected = set(draft.data.get("selected", [])) if editing else set()
     hand_codes = draft.data["hand"] if editing else list(view.hand)
@@ -277,7 +277,7 @@ def _points(codes):
     return engine.hand_points(engine.parse_cards(" ".join(codes)))
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.memo(maxsize=4096)
 def _hand_cards(codes, sort, drawn_at, language):
     """Outside the editor, a hand's cards as the card tag shows them (a tuple: shared,
     never changed), and its points: worked out once per hand, order, mark and language,
@@ -290,20 +290,10 @@ def _hand_cards(codes, sort, drawn_at, language):
     return cards, _points(codes)
 
 
-def meld_html(meld, editing, here=None):
-    """One meld's fragment. Outside the editor a meld looks the same to everyone at any
-    version, so it renders once per content, language and position."""
-    if editing:
-        return render_to_string("rummy/_meld.html", {"m": meld, "editing": True})
-    return fragment(
-        "rummy/_meld.html",
-        (meld["index"], meld["codes"]),
-        lambda: {
-            "m": _meld_info(list(meld["codes"]), meld["index"], False, set()),
-            "editing": False,
-        },
-        here,
-    )
+def meld_context(index, codes):
+    """What ``rummy/_meld.html`` shows of a meld outside the editor: the same to everyone
+    at any version, for its place and cards."""
+    return {"m": _meld_info(list(codes), index, False, set()), "editing": False}
 
 
 def _away(game, seats):
@@ -426,54 +416,21 @@ def _status(game, view, names, seat_number, editing, rights):
     }
 
 
-def _last_round_html(game, view, names, here=None):
-    """A finished round never changes: its (large) revealed hands render once."""
+def _last_round_key(view, names):
+    """What the finished round's part shows (its revealed hands, R7, and the names), as
+    a key (``last_round_context``); None before the first round ends."""
     if not view.last_round:
-        return ""
-    return fragment(
-        "rummy/_last_round.html",
-        (game.pk, _round_key(view.last_round), tuple(names.items())),
-        lambda: {"last_round": _last_round(view, names)},
-        here,
-    )
-
-
-def _round_key(last):
-    return (last.get("round_no"), last.get("reason"), tuple(last.get("points") or ()))
-
-
-# Rendered fragments that are the same for every viewer, per server process, keyed by
-# template, language and content: after a move every open socket re-renders its view,
-# and these parts (the table, the revealed hands of the last round) are most of it.
-
-
-def where():
-    """(language, time zone name) of the render: what every fragment is keyed by."""
-    return translation.get_language(), timezone.get_current_timezone_name()
-
-
-def fragment(template, key, context_fn, here=None):
-    """``template`` rendered with ``context_fn()``, once per ``key`` (``made``)."""
-    return made(template, key, lambda: render_to_string(template, context_fn()), here)
-
-
-def made(name, key, make, here=None):
-    """The HTML ``make()`` returns, made once per ``name``, ``key``, language and time
-    zone in this process (the status shows the deadline in the viewer's zone).
-    ``here``: ``where()``, when the caller has read it for this render already."""
-    full_key = (name, *(here or where()), key)
-    html = memory.fragments.get(full_key)
-    if html is None:
-        html = make()
-        memory.fragments.put(full_key, html)
-    return html
-
-
-def _last_round(view, names):
-    """The finished round's revealed hands and points (R7); hands are public now."""
-    last = view.last_round
-    if not last:
         return None
+    return tuple(sorted(names.items())), frozen(view.last_round)
+
+
+def last_round_context(names, last):
+    """The context of ``rummy/_last_round.html`` from ``_last_round_key``'s values."""
+    return {"last_round": _last_round(dict(last), dict(names))}
+
+
+def _last_round(last, names):
+    """The finished round's revealed hands and points (R7); hands are public now."""
     winners = set(last.get("winners") or [])
     rows = []
     for n, hand in enumerate(last.get("hands") or []):

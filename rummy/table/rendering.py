@@ -14,7 +14,6 @@ once per render. ``render_remembered`` is the fast path after a move: everything
 from this process's memory, so it runs on the event loop without a thread hop.
 """
 
-import functools
 import hashlib
 import time
 from collections.abc import Callable
@@ -26,18 +25,20 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
 
+from config import caches
 from rummy import play
 from rummy.play import drafts
 from rummy.table import access, html, memory
-from rummy.table.presenters import fragment, made, meld_html, table_context
+from rummy.table.fragments import fragment, fragment_from, made
+from rummy.table.presenters import last_round_context, meld_context, table_context
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.memo(maxsize=4096)
 def digest(html):
-    # Most parts are the very strings of the fragment cache (presenters.fragment), the
+    # Most parts are the very strings of the fragment cache (rummy.table.fragments), the
     # same objects render after render: a string keeps its hash, so a repeated part's
     # digest is a lookup, not a pass over its bytes. (At most a few MB of strings held.)
     return hashlib.blake2b(html.encode(), digest_size=8).digest()
@@ -196,7 +197,7 @@ def _hand_section(ctx):
     )
 
 
-@functools.lru_cache(maxsize=1024)
+@caches.memo(maxsize=1024)
 def _table_url(game_pk):
     # The same for every hand of a game: reversed once per game, not for every hand
     # rendered (the player to move's, after each of their draws).
@@ -214,14 +215,14 @@ def _players_html(ctx, may_end):
     here = ctx.get("where")
 
     def build():
-        icon = fragment("rummy/_bot_icon.html", (), dict, here)
+        icon = fragment_from("rummy/_bot_icon.html", dict, (), here)
         return html.players_panel(players, absent, may_end, ctx["final"], icon)
 
     panel = made("players", (ctx["game_pk"], players, absent, may_end, ctx["final"]), build, here)
     seat = ctx["my_seat"].number if ctx["my_seat"] is not None else None
     me = next((p for p in players if p.number == seat), None)
-    you = fragment("rummy/_you.html", (), dict, here) if me is not None else ""
-    back = fragment("rummy/_back_in_person.html", (), dict, here) if me and me.stand_in else ""
+    you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else ""
+    back = fragment_from("rummy/_back_in_person.html", dict, (), here) if me and me.stand_in else ""
     return panel.for_viewer(seat, you, back)
 
 
@@ -235,6 +236,22 @@ def _placeholder(part_id):
     return format_html('<section id="{}" hidden hx-swap-oob="true"></section>', part_id)
 
 
+def _meld_html(meld, editing, here):
+    """One meld's part. Outside the editor a meld looks the same to everyone at any
+    version: made once per place and cards."""
+    if editing:
+        return _render("rummy/_meld.html", {"m": meld, "editing": True})
+    return fragment_from("rummy/_meld.html", meld_context, (meld["index"], meld["codes"]), here)
+
+
+def _last_round_html(ctx):
+    """A finished round never changes: its (large) revealed hands render once."""
+    key = ctx["last_round_key"]
+    if key is None:
+        return ""
+    return fragment_from("rummy/_last_round.html", last_round_context, key, ctx.get("where"))
+
+
 def build_frames(ctx) -> Frames:
     """Render every part of the view for ``ctx`` (presenters.table_context), then the
     form that holds them."""
@@ -244,7 +261,7 @@ def build_frames(ctx) -> Frames:
     flash = (
         _render("rummy/_flash.html", ctx)
         if ctx["flash"]
-        else fragment("rummy/_flash.html", (), lambda: {"flash": None}, here)
+        else fragment_from("rummy/_flash.html", lambda: {"flash": None}, (), here)
     )
     if ctx.get("view") is None:
         kind = "open"
@@ -257,54 +274,38 @@ def build_frames(ctx) -> Frames:
     else:
         kind = "game"
         editing = ctx["editing"]
-        melds = tuple(Part(f"meld-{m['index']}", meld_html(m, editing, here)) for m in ctx["melds"])
+        melds = tuple(
+            Part(f"meld-{m['index']}", _meld_html(m, editing, here)) for m in ctx["melds"]
+        )
         melds_html = format_html_join("", "{}", ((m.html,) for m in melds))
         if editing:
             table_html = _render("rummy/_melds.html", {**ctx, "melds_html": melds_html})
         else:  # the same for every viewer at one version
-            table_html = fragment(
-                "rummy/_melds.html",
-                (ctx["game_pk"], tuple(m["codes"] for m in ctx["melds"])),
-                lambda: {**ctx, "melds_html": melds_html},
-                here,
-            )
+            table_html = fragment("rummy/_melds.html", {**ctx, "melds_html": melds_html}, here)
         # The table's frame: what it holds besides the melds (editing or not, the words of
         # an empty table, the language); melds come and go inside it on their own.
         shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
         insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
         show_hand = ctx["is_player"] and not ctx["final"]
         # Most parts look the same to many viewers at one version: each is rendered once
-        # per what it shows (presenters.fragment), not once per socket.
-        pk = ctx["game_pk"]
+        # per what it shows (rummy.table.fragments), not once per socket.
         may_end = ctx["clock"]["may_end_early"]
         if editing:
             controls = _render("rummy/_controls.html", ctx)
         else:
-            controls = fragment(
-                "rummy/_controls.html",
-                (pk, tuple(ctx["legal"]), ctx["is_player"], ctx["final"], ctx["hints_on"]),
-                lambda: ctx,
-                here,
-            )
+            controls = fragment("rummy/_controls.html", ctx, here)
         named = {
             "version": _version_html(version),
             "status": _status_html(ctx),
-            "final": fragment(
-                "rummy/_final.html",
-                (pk, ctx["is_player"], ctx["final"], ctx["players"] if ctx["final"] else ()),
-                lambda: ctx,
-                here,
-            ),
+            "final": fragment("rummy/_final.html", ctx, here),
             "melds": table_html,
             "flash": flash,
-            "hint": fragment(
-                "rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx, here
-            ),
+            "hint": fragment("rummy/_hint.html", ctx, here),
             "hand": _hand_html(ctx) if show_hand else "",
             "controls": controls,
             "players": _players_html(ctx, may_end),
             # In the page even before the first round ends, for a frame to swap it in.
-            "last_round": ctx["last_round_html"] or _placeholder("last-round"),
+            "last_round": _last_round_html(ctx) or _placeholder("last-round"),
         }
         ids = {
             "version": "view-version",

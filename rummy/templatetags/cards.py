@@ -8,11 +8,11 @@ starts with what it shows ("K of spades", WCAG 2.5.3 label in name); suits are t
 apart by the symbol's shape as well as its colour.
 """
 
-import functools
-
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+
+from config import caches
 
 register = template.Library()
 
@@ -60,7 +60,7 @@ def card(c, button=False, revealed=False):
     )
 
 
-@functools.lru_cache(maxsize=8192)
+@caches.memo(maxsize=8192)
 def _card_html(code, label, joker, rank, symbol, red, drawn, selected, ref, button, revealed):
     c = {
         "code": code,

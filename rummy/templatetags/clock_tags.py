@@ -7,7 +7,6 @@ deadline as the server wrote it: one style of a deadline on every page and email
 """
 
 import datetime
-import functools
 
 from django import template
 from django.utils import timezone, translation
@@ -15,6 +14,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from config import caches
 from rummy.clock.text import deadline_text, minutes_left, minutes_left_text
 
 register = template.Library()
@@ -36,14 +36,16 @@ def countdown(deadline, now=None):
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.memo(maxsize=4096)
 def _countdown(deadline, minutes, language, zone):
-    # ``language`` and ``zone`` are the cache's key only: the words are made in the
-    # active ones. A new turn is a new deadline, so every process makes this once per
-    # turn: what does not depend on the deadline is made once per language
-    # (``_countdown_words``), and the deadline's words once per minute they name.
+    # Made in ``language`` and ``zone`` (the cache's key). A new turn is a new deadline,
+    # so every process makes this once per turn: what does not depend on the deadline
+    # is made once per language (``_countdown_words``), and the deadline's words once
+    # per minute they name.
     iso = deadline.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     absolute = _deadline_words(deadline.replace(second=0, microsecond=0), language, zone)
+    with translation.override(language):
+        left = minutes_left_text(minutes)
     return format_html(
         '<time class="countdown" datetime="{iso}" data-deadline="{iso}" {words} '
         'title="{absolute}"><span class="countdown-left">{left}</span> '
@@ -51,14 +53,18 @@ def _countdown(deadline, minutes, language, zone):
         iso=iso,
         words=_countdown_words(language),
         absolute=absolute,
-        left=minutes_left_text(minutes),
+        left=left,
     )
 
 
-@functools.lru_cache(maxsize=64)
+@caches.memo(maxsize=64)
 def _countdown_words(language):
-    """The countdown's words for ``static/js/countdown.js``, in the active language
-    (``language``: the cache's key)."""
+    """The countdown's words for ``static/js/countdown.js``, in ``language``."""
+    with translation.override(language):
+        return _countdown_words_here()
+
+
+def _countdown_words_here():
     return format_html(
         'data-overdue="{overdue}" data-in="{in_fmt}" data-units="{units}" data-less="{less}"',
         overdue=_("overdue"),
@@ -74,10 +80,10 @@ def _countdown_words(language):
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.memo(maxsize=4096)
 def _deadline_words(minute, language, zone):
     """``deadline_text``, escaped, for a deadline cut to its minute (which is all it
-    says: no language's time format shows seconds), in the active language and zone
-    (``language`` and ``zone``: the cache's key). At a busy hour many games' turns end
-    in the same minute."""
-    return conditional_escape(deadline_text(minute))
+    says: no language's time format shows seconds), in ``language`` and ``zone``. At a
+    busy hour many games' turns end in the same minute."""
+    with translation.override(language), timezone.override(zone):
+        return conditional_escape(deadline_text(minute))
