@@ -105,7 +105,24 @@ class Panel:
 def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, icon: str) -> Panel:
     """A row per player (cards in hand, score, rounds won, whose turn); ``icon`` is the
     computer player's icon."""
-    rows = tuple(_player_row(p, p.number in absent, final, icon) for p in players)
+    # The words every row may show, made once for the panel.
+    marks = {
+        "turn": format_html(
+            '<span aria-hidden="true">▶ </span><span class="sr-only">{} </span>', _("to move:")
+        ),
+        "bot": format_html("{} ", icon),
+        "stand_in": format_html(
+            ' <span class="badge stand-in">{} {}</span>', icon, _("played by a bot")
+        ),
+        "dealer": format_html(' <span class="muted" title="{0}">({0})</span>', _("dealer")),
+        "winner": format_html(" <strong>★ {}</strong>", _("winner")),
+        "absent": format_html(
+            ' <span class="badge absent" title="{}">{}</span>',
+            _("Missed three turns in a row"),
+            _("absent"),
+        ),
+    }
+    rows = tuple(_player_row(p, p.number in absent, final, marks) for p in players)
     end_early = NOTHING
     if may_end_early:  # submits #end-early-form (outside this form, in table.html)
         end_early = format_html(
@@ -139,48 +156,32 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
     return Panel(head, rows, format_html("\n    {}\n  </section>", end_early))
 
 
-def _player_row(p, absent: bool, final: bool, icon: str) -> tuple[int, SafeString, SafeString]:
+def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, SafeString]:
     before = format_html(
         '\n        <tr class="player{}" data-seat="{}"{}>\n          <th scope="row">{}{}{}',
         " to-move" if p.is_turn else "",
         p.number,
         CURRENT if p.is_turn else NOTHING,
-        format_html(
-            '<span aria-hidden="true">▶ </span><span class="sr-only">{} </span>', _("to move:")
-        )
-        if p.is_turn
-        else NOTHING,
-        format_html("{} ", icon) if p.is_bot else NOTHING,
+        marks["turn"] if p.is_turn else NOTHING,
+        marks["bot"] if p.is_bot else NOTHING,
         p.name,
     )
-    badges = []
-    if p.stand_in:
-        badges.append(
-            format_html(' <span class="badge stand-in">{} {}</span>', icon, _("played by a bot"))
-        )
-    if p.is_dealer:
-        badges.append(format_html(' <span class="muted" title="{0}">({0})</span>', _("dealer")))
-    if p.is_winner:
-        badges.append(format_html(" <strong>★ {}</strong>", _("winner")))
-    if absent:
-        badges.append(
-            format_html(
-                ' <span class="badge absent" title="{}">{}</span>',
-                _("Missed three turns in a row"),
-                _("absent"),
-            )
-        )
+    away = NOTHING
     if p.away_until:
         until = _("on vacation until %(until)s") % {"until": p.away_until}
-        badges.append(format_html(' <span class="badge away">{}</span>', until))
+        away = format_html(' <span class="badge away">{}</span>', until)
     score = p.final_score if final and p.final_score is not None else p.score
     after = format_html(
-        "{}</th>\n"
+        "{}{}{}{}{}</th>\n"
         '          <td class="num hand-size">{}</td>\n'
         '          <td class="num score">{}</td>\n'
         '          <td class="num">{}</td>\n'
         "        </tr>",
-        _join(badges),
+        marks["stand_in"] if p.stand_in else NOTHING,
+        marks["dealer"] if p.is_dealer else NOTHING,
+        marks["winner"] if p.is_winner else NOTHING,
+        marks["absent"] if absent else NOTHING,
+        away,
         p.hand_size,
         score,
         p.rounds_won,

@@ -244,6 +244,10 @@ def _meld_html(meld, editing, here):
     return fragment_from("rummy/_meld.html", meld_context, (meld["index"], meld["codes"]), here)
 
 
+def _not_final():
+    return {"final": False}
+
+
 def _last_round_html(ctx):
     """A finished round never changes: its (large) revealed hands render once."""
     key = ctx["last_round_key"]
@@ -297,7 +301,10 @@ def build_frames(ctx) -> Frames:
         named = {
             "version": _version_html(version),
             "status": _status_html(ctx),
-            "final": fragment("rummy/_final.html", ctx, here),
+            # Until the game is over, the same empty placeholder for everyone.
+            "final": fragment("rummy/_final.html", ctx, here)
+            if ctx["final"]
+            else fragment_from("rummy/_final.html", _not_final, (), here),
             "melds": table_html,
             "flash": flash,
             "hint": fragment("rummy/_hint.html", ctx, here),
