@@ -146,7 +146,7 @@ def count(model: type[Model], **equal) -> int:
 Join = tuple[type[Model], tuple[str, type[Model], str] | None]
 
 
-def _column(model: type[Model], name: str) -> str:
+def column(model: type[Model], name: str) -> str:
     field = model._meta.get_field(name)
     assert isinstance(field, Field), name
     return field.column
@@ -168,16 +168,16 @@ def _joined_statement(name: str, chain: Sequence[Join], where: str, lock_of, con
             kind, parent, fk = join
             joins.append(
                 f"{kind} JOIN {table} ON ({q(parent._meta.db_table)}."
-                f"{q(_column(parent, fk))} = {table}.{q(model._meta.pk.column)})"
+                f"{q(column(parent, fk))} = {table}.{q(model._meta.pk.column)})"
             )
     base = q(first._meta.db_table)
     order = ", ".join(
-        f"{base}.{q(_column(first, n.lstrip('-')))} {'DESC' if n.startswith('-') else 'ASC'}"
+        f"{base}.{q(column(first, n.lstrip('-')))} {'DESC' if n.startswith('-') else 'ASC'}"
         for n in first._meta.ordering or ()
     )
     sql = (
         f"SELECT {', '.join(columns)} FROM {base} {' '.join(joins)}"
-        f" WHERE {base}.{q(_column(first, where))} = %s ORDER BY {order}"
+        f" WHERE {base}.{q(column(first, where))} = %s ORDER BY {order}"
     )
     if lock_of is not None and connection.features.has_select_for_update:
         if connection.features.has_select_for_update_of:

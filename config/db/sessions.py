@@ -22,6 +22,7 @@ from django.db import connections, router
 from django.utils import timezone
 
 from config import caches
+from config.db.reads import column
 
 _sql: dict[str, str] = caches.statements("config.db.sessions")  # per database vendor
 
@@ -57,11 +58,10 @@ class SessionStore(db.SessionStore):
             q = connection.ops.quote_name
             sql = _sql.get(connection.vendor)
             if sql is None:
-                field = model._meta.get_field
                 sql = _sql[connection.vendor] = (
-                    f"SELECT {q(field('session_data').column)} FROM {q(model._meta.db_table)}"
-                    f" WHERE {q(field('session_key').column)} = %s"
-                    f" AND {q(field('expire_date').column)} > %s"
+                    f"SELECT {q(column(model, 'session_data'))} FROM {q(model._meta.db_table)}"
+                    f" WHERE {q(column(model, 'session_key'))} = %s"
+                    f" AND {q(column(model, 'expire_date'))} > %s"
                 )
             now = model._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
             with connection.cursor() as cursor:

@@ -124,7 +124,7 @@ def pass_turn(game_id, user, expected_version):
 
 
 def _loggable(action):
-    logged = {"do": str(action["do"])}
+    logged: dict[str, object] = {"do": str(action["do"])}
     if action["do"] == engine.Action.MELD:
         # The engine accepted the meld, so each item is a notation string or a list of
         # cards/notation strings; str() of either is notation.

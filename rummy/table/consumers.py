@@ -164,7 +164,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     closes when its session ends (see ``rummy.table.sockets``)."""
 
     holds_place = False
-    guard_groups = ()
+    guard_groups: tuple[str, ...] = ()
     checked_at = 0.0
     ended = False  # the session ended: nothing more is sent, even before the close lands
     says_goodbye = False  # whether a page's message area shows why the socket closed
@@ -266,7 +266,7 @@ BOT_FOLLOW_SECONDS = 1.0
 
 
 def layer_is_local():
-    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    backend = str(settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", ""))
     return backend.endswith("InMemoryChannelLayer")
 
 
@@ -446,11 +446,14 @@ class GameConsumer(GuardedConsumer):
 
     async def _count_again(self):
         """Read the count from the database; the badge if it differs from the last."""
-        before = self.awaiting.count
-        await database_sync_to_async(self.awaiting.load)()
-        return self._badge() if self.awaiting.count != before else ""
+        awaiting = self.awaiting
+        assert awaiting is not None
+        before = awaiting.count
+        await database_sync_to_async(awaiting.load)()
+        return self._badge() if awaiting.count != before else ""
 
     def _badge(self):
+        assert self.awaiting is not None
         with translation.override(self.language):
             return badge_html(self.awaiting.count)
 

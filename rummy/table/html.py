@@ -17,9 +17,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from rummy.clock.countdown import countdown
 from rummy.guide.links import rule_links
-from rummy.templatetags.cards import card
-from rummy.templatetags.clock_tags import countdown
+from rummy.table.cards import card
 
 CURRENT = mark_safe(' aria-current="true"')
 NOTHING = mark_safe("")

@@ -84,7 +84,7 @@ def _card_face(code, drawn, language):
         "rank": engine.cards.rank_name(face.rank) if face else "★",
         "suit": face.suit if face else "",
         "symbol": SUIT_SYMBOLS[face.suit] if face else "",
-        "red": bool(face) and face.suit in ("D", "H"),
+        "red": face is not None and face.suit in ("D", "H"),
     }
 
 

@@ -62,8 +62,8 @@ def test_clear_all_empties_every_cache(client):
         "views",
         "loading",
         "rummy.table.presenters._card_face",
-        "rummy.templatetags.cards._card_html",
-        "rummy.templatetags.clock_tags._countdown",
+        "rummy.table.cards._card_html",
+        "rummy.clock.countdown._countdown",
         "rummy.table.fragments.reads",
         "config.db.reads",
     ):
