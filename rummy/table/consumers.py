@@ -35,8 +35,8 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from rummy import play
 from rummy.clock import deadlines
 from rummy.notifications import presence
-from rummy.play import broadcast, snapshot
-from rummy.table import memory, rendering, sockets
+from rummy.play import broadcast
+from rummy.table import loading, memory, rendering, sockets
 from rummy.table.access import (
     SOCKET_RIGHTS_SECONDS,
     current_version,
@@ -112,41 +112,6 @@ def render_view(user, game_id, sort, flash=None, enforce_clock=False, version=No
 
 def render_flash(message):
     return render_to_string("rummy/_flash.html", {"flash": message})
-
-
-# Game ids -> the task loading that game into this process's memory. After a move every
-# socket of the game on this process gets ``game.updated`` at the same moment; without
-# this each of them would find the new version missing and read the game itself.
-
-
-def adopt_snapshot(game_id, version, data):
-    """Keep the game a broadcast carried (``rummy.play.snapshot``) when this process
-    holds no game as new: the sockets then render it without reading the database. Only
-    the game and version the message names (a message is never taken for another game)."""
-    if not isinstance(data, dict) or remembered_game(game_id, version) is not None:
-        return
-    game = snapshot.load(data)
-    if game.pk == game_id and game.version == version:
-        remember(game)
-
-
-async def load_once(game_id, version):
-    """Make sure the game at ``version`` or newer is in this process's memory, reading it
-    from the database at most once however many sockets ask at the same time."""
-    if remembered_game(game_id, version) is not None:
-        return
-    task = memory.loading.get(game_id)
-    if task is not None:
-        await asyncio.shield(task)  # another socket's read: wait for it, do not cancel it
-        if remembered_game(game_id, version) is not None:
-            return
-    task = asyncio.ensure_future(database_sync_to_async(game_at_least)(game_id, version))
-    memory.loading[game_id] = task
-    try:
-        await asyncio.shield(task)
-    finally:
-        if memory.loading.get(game_id) is task:
-            del memory.loading[game_id]
 
 
 async def _presence(function, user_id, game_id):
@@ -412,7 +377,7 @@ class GameConsumer(GuardedConsumer):
     async def _send_view(self, flash=None, version=None, draft_free=False):
         frames = None
         if version is not None and flash is None:
-            await load_once(self.game_id, version)
+            await loading.load_once(self.game_id, version)
             frames = self._render_remembered(version, draft_free)
             if frames is None and await self._refresh_rights(version):
                 frames = self._render_remembered(version, draft_free)
@@ -519,5 +484,5 @@ class GameConsumer(GuardedConsumer):
             return
         if await self.session_lapsed():
             return
-        adopt_snapshot(self.game_id, version, event.get("game"))
+        loading.adopt_snapshot(self.game_id, version, event.get("game"))
         await self._send_view(version=version, draft_free=event.get("draft_free") is True)
