@@ -12,7 +12,7 @@ attributes alike. Numbers go in as digits in every language (the templates say
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -23,11 +23,14 @@ from rummy.table.cards import card
 
 CURRENT = mark_safe(' aria-current="true"')
 NOTHING = mark_safe("")
+ROWS_END = mark_safe("\n      </tbody>\n    </table>\n    ")
 
 
-def _join(pieces: Iterable[str]) -> SafeString:
-    """Safe pieces one after another (each already escaped or ``format_html``'s)."""
-    return format_html_join("", "{}", ((piece,) for piece in pieces))
+def join(pieces: Iterable[str]) -> SafeString:
+    """Pieces one after another, each escaped unless it is safe already (as
+    ``format_html_join`` joins them, without formatting each piece again: the players
+    panel is joined for every socket after every move)."""
+    return mark_safe("".join([conditional_escape(piece) for piece in pieces]))
 
 
 # The status line
@@ -92,14 +95,11 @@ class Panel:
     tail: SafeString
 
     def for_viewer(self, seat: int | None, you: str, back: str) -> SafeString:
-        rows = format_html_join(
-            "",
-            "{}{}{}",
-            ((before, you if n == seat else NOTHING, after) for n, before, after in self.rows),
-        )
-        return format_html(
-            "{}{}\n      </tbody>\n    </table>\n    {}{}", self.head, rows, back, self.tail
-        )
+        pieces: list[str] = [self.head]
+        for n, before, after in self.rows:
+            pieces += (before, you if n == seat else NOTHING, after)
+        pieces += (ROWS_END, back, self.tail)
+        return join(pieces)
 
 
 def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, icon: str) -> Panel:
@@ -201,7 +201,7 @@ def hand_section(hand, points, sort: str, editing: bool, url: str) -> SafeString
     if points is not None:
         head += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
     if hand:
-        cards = _join(card(c, button=editing) for c in hand)
+        cards = join(card(c, button=editing) for c in hand)
     else:
         cards = format_html('<span class="muted">{}</span>', _("No cards."))
     return format_html(

@@ -23,7 +23,7 @@ from functools import cached_property
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
 from config import caches
 from rummy import play
@@ -281,7 +281,7 @@ def build_frames(ctx) -> Frames:
         melds = tuple(
             Part(f"meld-{m['index']}", _meld_html(m, editing, here)) for m in ctx["melds"]
         )
-        melds_html = format_html_join("", "{}", ((m.html,) for m in melds))
+        melds_html = html.join(m.html for m in melds)
         if editing:
             table_html = _render("rummy/_melds.html", {**ctx, "melds_html": melds_html})
         else:  # the same for every viewer at one version
