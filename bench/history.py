@@ -55,7 +55,7 @@ def play_game(users, league, seed, target):
     Game.objects.filter(pk=game.pk).update(target_score=target)
     for user in users[1:]:
         play.take_seat(game.pk, user)  # the last one fills the table: it starts
-    by_seat = {s.number: s.user for s in Game.objects.get(pk=game.pk).seats.all()}
+    by_seat = {s.number: s.user for s in Game.objects.get(pk=game.pk).seated()}
     while True:
         game = Game.objects.get(pk=game.pk)
         if game.status != Game.Status.ACTIVE:

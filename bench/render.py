@@ -35,8 +35,7 @@ def measure(n_melds, moves):
     from django.utils import translation
 
     from rummy import play
-    from rummy.models import Game
-    from rummy.reads import seats_of_game
+    from rummy.models import Game, seats_of_game
     from rummy.table import access, rendering
     from tests.factories import game_at, make_league, make_user
     from tests.positions import table_position
@@ -57,7 +56,7 @@ def measure(n_melds, moves):
             game = new_game()
             current = Game.with_seats(seats_of_game(game.pk))
         turn = current.engine_state().turn
-        mover = next(s.user for s in current.seats.all() if s.number == turn)
+        mover = next(s.user for s in current.seated() if s.number == turn)
         try:
             result = play.draw(current.pk, mover, current.version)
         except play.ActionRefused:

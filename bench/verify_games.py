@@ -64,7 +64,7 @@ def play_distinct(count, seed):
         game = play.open_table(league, seated[0], max_seats=len(seated))
         for user in seated[1:]:
             play.take_seat(game.pk, user)
-        by_seat = {s.number: s.user for s in Game.objects.get(pk=game.pk).seats.all()}
+        by_seat = {s.number: s.user for s in Game.objects.get(pk=game.pk).seated()}
         while True:
             game = Game.objects.get(pk=game.pk)
             if game.status != Game.Status.ACTIVE:
@@ -85,9 +85,7 @@ def copy_games(originals, total):
     sources = []
     for pk in originals:
         game = Game.objects.get(pk=pk)
-        sources.append(
-            (game, list(game.seats.all()), list(game.moves.all()), list(game.rounds.all()))
-        )
+        sources.append((game, list(game.seated()), list(game.moves.all()), list(game.rounds.all())))
     while made < total:
         batch = min(500, total - made)
         new_games = []

@@ -186,10 +186,10 @@ else:
 
 # --- Auth -----------------------------------------------------------------------------
 AUTH_USER_MODEL = "leagues.User"
-# ModelBackend with the read of a request's user compiled once (leagues.backends).
-AUTHENTICATION_BACKENDS = ["leagues.backends.UserBackend"]
+# ModelBackend with the read of a request's user compiled once (config.db.backends).
+AUTHENTICATION_BACKENDS = ["config.db.backends.UserBackend"]
 # Database sessions, with the read of every request's session compiled once.
-SESSION_ENGINE = "leagues.sessions"
+SESSION_ENGINE = "config.db.sessions"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -11,14 +11,14 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from leagues import reads
+from config.db import reads
 from leagues.models import League, Membership
 
 
 def membership_for(user, league):
     """The user's Membership of ``league``, or None (also for anonymous users and no
     league). Read on every action whose rights are not fresh in memory: its SQL is
-    written once (``leagues.reads``)."""
+    written once (``config.db.reads``)."""
     if user is None or not user.is_authenticated or league is None:
         return None
     return reads.first(Membership, league=league, user=user)

@@ -7,8 +7,8 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self):
-        # PostgreSQL timestamps parsed in C, as Django would read them (leagues.timestamps).
-        from leagues import timestamps
+        # PostgreSQL timestamps parsed in C, as Django would read them (config.db.timestamps).
+        from config.db import timestamps
 
         timestamps.install()
 

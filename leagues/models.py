@@ -4,7 +4,6 @@ import secrets
 import zoneinfo
 from contextlib import contextmanager
 from datetime import timedelta
-from functools import cache
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -16,13 +15,14 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from config import caches
 from leagues import quiet
 
 # The rule book's defaults (R10) come from the pure engine, the one place they are set.
 from rummy.engine import DEFAULT_SETTINGS as DEFAULT_RULES
 
 
-@cache
+@caches.memo()
 def time_zone_names():
     """Every IANA time zone name this machine knows (``zoneinfo``), read once."""
     return frozenset(zoneinfo.available_timezones())

@@ -3,16 +3,14 @@
 Nothing here changes a game: every change goes through the write path, ``rummy.play``.
 """
 
-import pickle
-
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from leagues import reads
-from leagues.models import BotLevel, Season
+from config.db import reads
+from leagues.models import BotLevel, League, Season, User
 from rummy import engine
 
 
@@ -102,10 +100,9 @@ class Game(models.Model):
         self.__dict__["_parsed_state"] = (self.state, state)
 
     def load_seats(self):
-        """Read the seats and their users into ``self.seats.all()`` with one plain
-        query, as ``prefetch_related(Prefetch("seats", Seat.objects.select_related(
-        "user")))`` would for this one game: for one game the prefetch machinery costs
-        about as much CPU as the query itself (bench/action_cpu.py). Returns the game."""
+        """Read the seats and their users (``seated``) with one plain query, as
+        ``prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))``
+        would for this one game, without the prefetch machinery. Returns the game."""
         return self.keep_seats(self.seats.select_related("user"))
 
     @classmethod
@@ -119,68 +116,22 @@ class Game(models.Model):
         return seats[0].game.keep_seats(seats)
 
     def keep_seats(self, seats):
-        """``seats`` (this game's, in order, users loaded) as ``self.seats.all()``, as a
-        prefetch keeps them: a query set already evaluated. Returns the game."""
-        self.__dict__.get("_prefetched_objects_cache", {}).pop("seats", None)
-        kept = self.seats.all()
-        kept._result_cache = list(seats)
-        kept._prefetch_done = True
-        for seat in kept._result_cache:
+        """Keep ``seats`` (this game's, in order, users loaded) as the game's seats
+        (``seated``) until the game is read again. Returns the game."""
+        self.kept_seats = list(seats)
+        for seat in self.kept_seats:
             seat.game = self
-        # Where a prefetch keeps them: the reverse accessor's name (Seat.game's related_name).
-        self.__dict__.setdefault("_prefetched_objects_cache", {})["seats"] = kept
         return self
 
-    def snapshot(self) -> bytes | None:
-        """This game as it now stands, with its seats, their users, league and season, for
-        the broadcast of its new version (``rummy.play.broadcast``): the sockets of other
-        processes render from it instead of each process reading the game again. None
-        when something a socket's render needs is not loaded (it would have to query).
-        Each row travels as its column values (what a read would give ``from_db``),
-        pickled as Django's Redis cache pickles; the users without their password
-        hashes, which no view needs."""
-        kept = self.__dict__.get("_prefetched_objects_cache", {}).get("seats")
-        cached = self._state.fields_cache
-        if kept is None or kept._result_cache is None:
-            return None
-        if (self.league_id and "league" not in cached) or (
-            self.season_id and "season" not in cached
-        ):
-            return None
-        seats = []
-        for seat in kept._result_cache:
-            user = seat._state.fields_cache.get("user")
-            if user is None:
-                return None
-            row = _values(user)
-            at = _password_at(type(user))
-            seats.append((_values(seat), row[:at] + ("",) + row[at + 1 :]))
-        league, season = cached.get("league"), cached.get("season")
-        data = (
-            self._state.db,
-            _values(self),
-            league and _values(league),
-            season and _values(season),
-            seats,
-        )
-        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    def seated(self):
+        """The game's seats in order: those kept (``keep_seats``), else ``seats.all()``
+        (prefetched or read)."""
+        kept = self.__dict__.get("kept_seats")
+        return kept if kept is not None else list(self.seats.all())
 
-    @classmethod
-    def from_snapshot(cls, data: bytes) -> "Game":
-        """The game ``snapshot`` wrote, its seats in place as ``keep_seats`` keeps them."""
-        # Only ever our own broadcast's bytes, from our own channel layer.
-        db, game_row, league_row, season_row, seat_rows = pickle.loads(data)
-        game = _instance(cls, db, game_row)
-        league_model = cls._meta.get_field("league").related_model
-        game._state.fields_cache["league"] = league_row and _instance(league_model, db, league_row)
-        game._state.fields_cache["season"] = season_row and _instance(Season, db, season_row)
-        user_model = Seat._meta.get_field("user").related_model
-        seats = []
-        for seat_row, user_row in seat_rows:
-            seat = _instance(Seat, db, seat_row)
-            seat._state.fields_cache["user"] = _instance(user_model, db, user_row)
-            seats.append(seat)
-        return game.keep_seats(seats)
+    def refresh_from_db(self, *args, **kwargs):
+        self.__dict__.pop("kept_seats", None)
+        super().refresh_from_db(*args, **kwargs)
 
     @property
     def is_open(self):
@@ -550,15 +501,39 @@ class JobKey(models.Model):
         return f"{self.key} until {self.leased_until}"
 
 
-def _values(obj):
-    """A row's column values, in its model's field order (``Model.from_db``'s)."""
-    return tuple(getattr(obj, f.attname) for f in obj._meta.concrete_fields)
+# The read of every move and socket update (``config.db.reads.joined``).
 
 
-def _instance(model, db, values):
-    return reads.from_row(model, db, values)
-
-
-def _password_at(user_model):
-    """Where the password hash stands in a user's row (a snapshot leaves it empty)."""
-    return [f.attname for f in user_model._meta.concrete_fields].index("password")
+def seats_of_game(game_id: int, lock: bool = False) -> list[Seat]:
+    """What ``Seat.objects.select_related("game__league", "game__season", "user")
+    .filter(game_id=…)`` (with ``select_for_update(of=("game",))`` when ``lock``)
+    returns: the game's seats in ``Seat.Meta.ordering``, each with its user, and one
+    game shared by all of them with its league and season ([] when none). Its SQL is
+    written once: for this query Django's compiler cost about as much CPU as the rest
+    of the read, and it runs for every action (docs/benchmarks.md)."""
+    chain: tuple[reads.Join, ...] = (
+        (Seat, None),
+        (Game, ("INNER", Seat, "game")),
+        (League, ("LEFT OUTER", Game, "league")),
+        (Season, ("LEFT OUTER", Game, "season")),
+        (User, ("INNER", Seat, "user")),
+    )
+    rows = reads.joined(
+        "seats_of_game",
+        chain,
+        (chain[1][0], chain[2][0], chain[3][0]),
+        "game",
+        game_id,
+        lock_of=Game if lock else None,
+    )
+    seats: list[Seat] = []
+    game = None
+    for seat, this_game, league, season, user in rows:
+        if game is None:
+            game = this_game
+            game.league = league
+            game.season = season
+        seat.game = game
+        seat.user = user
+        seats.append(seat)
+    return seats

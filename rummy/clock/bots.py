@@ -66,7 +66,7 @@ def play_bot_step(game_id, rng=None, version=None) -> bool:
     if game is None or game.bot_due_at is None:
         return False
     state = game.engine_state()
-    seat = next((s for s in game.seats.all() if s.number == state.turn), None)
+    seat = next((s for s in game.seated() if s.number == state.turn), None)
     if seat is None or not seat.bot_plays:
         return False
     # The seat's own view, as a person in that seat sees it: hidden information stays.

@@ -113,7 +113,7 @@ def turn_clock(game, may_end_early_as_admin):
     admin — the caller knows —, the game is in progress and somebody is absent). Seats
     come prefetched with the game: no query here."""
     active = game.status == game.Status.ACTIVE
-    absent = {s.number for s in game.seats.all() if s.is_absent} if active else set()
+    absent = {s.number for s in game.seated() if s.is_absent} if active else set()
     return {
         "deadline": game.turn_deadline if active else None,
         "absent": absent,

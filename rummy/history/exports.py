@@ -142,7 +142,7 @@ def placements(seats):
 def game_line(game, moves):
     """One game of a season's download: who played, the rounds, the results and the
     portable record."""
-    seats = sorted(game.seats.all(), key=lambda s: s.number)
+    seats = sorted(game.seated(), key=lambda s: s.number)
     places = placements(seats)
     return {
         "game": game.pk,

@@ -41,7 +41,7 @@ def game_rows(seats):
     the player's place (1 is best, equal scores share) and score."""
     rows = []
     for seat in seats:
-        players = list(seat.game.seats.all())
+        players = list(seat.game.seated())
         better = sum(
             1
             for other in players

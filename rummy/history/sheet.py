@@ -28,7 +28,7 @@ class Player:
 def players_of(game):
     return [
         Player(s.number, s.user.name, s.user.username)
-        for s in sorted(game.seats.all(), key=lambda s: s.number)
+        for s in sorted(game.seated(), key=lambda s: s.number)
         if s.number is not None
     ]
 

@@ -90,7 +90,7 @@ def check_game(game, moves):
 
 
 def _result_problems(game, state):
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     over = state is not None and state.game_over
     if game.status == Game.Status.FINISHED:
         if not over:

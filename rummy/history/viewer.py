@@ -105,7 +105,7 @@ def replay_step(game, seat_number, deals, seq):
     round_steps = list(steps(moves))
     current = round_steps[-1]
     state = current.after
-    seats = {s.number: s.user for s in game.seats.all() if s.number is not None}
+    seats = {s.number: s.user for s in game.seated() if s.number is not None}
     names = {n: user.name for n, user in seats.items()}
     bot_seats = frozenset(n for n, user in seats.items() if user.is_bot)
 

@@ -18,13 +18,13 @@ from rummy.lobby.games import move_count, turn_games
 from rummy.play import broadcast
 from rummy.table.awaiting import Awaiting, badge_html
 from rummy.table.consumers import GuardedConsumer, in_language
-from rummy.table.presenters import fragment
+from rummy.table.fragments import fragment_from
 
 
 def move_count_html(user):
     # The same few badges for everyone: rendered once per count and language.
     count = move_count(user)
-    return fragment("rummy/_move_count.html", ("count", count), lambda: {"move_count": count})
+    return fragment_from("rummy/_move_count.html", _count_context, (count,))
 
 
 def home_frame_html(user):
@@ -85,3 +85,7 @@ class MeConsumer(GuardedConsumer):
         with translation.override(self.language):
             html = badge_html(self.awaiting.count)
         await self.send(text_data=html)
+
+
+def _count_context(count):
+    return {"move_count": count}

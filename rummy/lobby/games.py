@@ -4,7 +4,7 @@ leagues. A fixed number of queries, however many games and seats."""
 
 from django.db.models import F
 
-from leagues import reads
+from config.db import reads
 from rummy.clock import deadlines
 from rummy.models import Game
 from rummy.table.access import games_with_seats
@@ -14,12 +14,12 @@ OPEN_TABLES_SHOWN = 20
 
 def move_count(user):
     """How many games await ``user``'s move (the header's badge): read on every page and
-    after every move that changes it, so its SQL is written once (``leagues.reads``)."""
+    after every move that changes it, so its SQL is written once (``config.db.reads``)."""
     return reads.count(Game, status=Game.Status.ACTIVE, to_move=user)
 
 
 def _row(game, user):
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     mover = next((s for s in seats if s.user_id == game.to_move_id), None)
     return {
         "game": game,

@@ -85,7 +85,7 @@ def rematch(request, game_id):
     game = get_game_for_viewer(request.user, game_id)
     if request.method == "POST":
         return _ask_for_rematch(request, game)
-    if not any(seat.user_id == request.user.pk for seat in game.seats.all()):
+    if not any(seat.user_id == request.user.pk for seat in game.seated()):
         raise PermissionDenied(_("Only the players of this game can ask for a rematch."))
     if game.status != Game.Status.FINISHED:
         messages.error(request, _("A rematch can only follow a finished game."))
@@ -99,7 +99,7 @@ def rematch(request, game_id):
         "rummy/rematch.html",
         {
             "game": game,
-            "players": [seat.user for seat in game.seats.all()],
+            "players": [seat.user for seat in game.seated()],
             "table": table,
             "closed_season": closed,
             "counts_for": counts_for,

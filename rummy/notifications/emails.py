@@ -198,7 +198,7 @@ def _claim_current_turns(user, games, kind):
 
 
 def _game_line(game, user, now):
-    others = [s.user.name for s in game.seats.all() if s.user_id != user.pk]
+    others = [s.user.name for s in game.seated() if s.user_id != user.pk]
     return {
         "game": game,
         "league": game.league.name,

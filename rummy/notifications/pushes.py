@@ -180,7 +180,7 @@ def _turn_ttl(games, now):
 
 
 def _opponents(game, user):
-    return ", ".join(seat.user.name for seat in game.seats.all() if seat.user_id != user.pk)
+    return ", ".join(seat.user.name for seat in game.seated() if seat.user_id != user.pk)
 
 
 def _leagues(games):
@@ -318,7 +318,7 @@ def push_results(now, keys) -> int:
     )
     games_of: dict[int, list[Game]] = {}
     for game in finished:
-        for seat in game.seats.all():
+        for seat in game.seated():
             games_of.setdefault(seat.user_id, []).append(game)
     return sum(
         _guarded(_results_of, user, games_of[user.pk], now, keys)
@@ -344,12 +344,12 @@ def _results_of(user, games, now, keys):
     def build(told):
         if len(told) == 1:
             game = told[0]
-            seat = next(seat for seat in game.seats.all() if seat.user_id == user.pk)
+            seat = next(seat for seat in game.seated() if seat.user_id == user.pk)
             league = game.league.name
             title = (
                 _("You won in %(league)s!") if seat.is_winner else _("Game over in %(league)s")
             ) % {"league": league}
-            winners = ", ".join(s.user.name for s in game.seats.all() if s.is_winner)
+            winners = ", ".join(s.user.name for s in game.seated() if s.is_winner)
             body = _("Winner: %(winners)s. Your score: %(score)s.") % {
                 "winners": winners,
                 "score": seat.final_score if seat.final_score is not None else 0,

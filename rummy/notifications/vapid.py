@@ -13,12 +13,13 @@ import base64
 import logging
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from py_vapid import Vapid
+
+from config import caches
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def site_keys() -> Keys | None:
     return _load(settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY, settings.VAPID_KEY_FILE)
 
 
-@lru_cache(maxsize=4)
+@caches.memo(maxsize=4)
 def _load(private, public, path):
     try:
         if private:

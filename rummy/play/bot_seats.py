@@ -82,7 +82,7 @@ def add_bot(game_id, user, level, expected_version) -> Result:
     store.check_version(game, expected_version, required=True)
     if game.status != Game.Status.OPEN:
         raise ActionRefused(_("This game has already started."), code="started")
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     if len(seats) >= game.max_seats:
         raise ActionRefused(_("This table is full."), code="full")
     bot = bot_user(level, taken={s.user_id for s in seats})

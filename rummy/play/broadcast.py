@@ -1,6 +1,6 @@
 """After-commit notifications over the channel layer: ids and versions, and after a turn
-the game itself as written (``Game.snapshot``). Each consumer renders its own user's
-view, from that game or from the database."""
+the game itself as written, as plain data (``rummy.play.snapshot``). Each consumer
+renders its own user's view, from that game or from the database."""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -21,8 +21,8 @@ def game_updated(game_id, version, movers=None, draft_free=False, snapshot=None)
     users whose header count may have changed (the previous and the new player to
     move); None for every seated player, told only that something changed (their
     sockets count again). ``draft_free``: no draft belongs to this version
-    (``rummy.play.store.announce``). ``snapshot``: the game at ``version``, pickled
-    (``Game.snapshot``): a socket process that holds no newer one renders from it
+    (``rummy.play.store.announce``). ``snapshot``: the game at ``version``
+    (``rummy.play.snapshot.dump``): a socket process that holds no newer one renders from it
     instead of reading the game (two or more reads per move otherwise, one per
     process)."""
     layer = get_channel_layer()

@@ -25,6 +25,7 @@ def _start_with_mover(league, players, mover):
         play.take_seat(game.pk, players[-1])  # full: starts by itself
     game.refresh_from_db()
     seat = game.seats.get(user=mover).number
+    assert seat is not None  # the game has started
     dealer = (seat - 1) % len(players)
     state = engine.new_game(
         len(players), _system_random, settings=game.engine_settings(), dealer=dealer

@@ -150,7 +150,7 @@ def _take_selection(data):
     table = [list(m) for m in data["table"]]
     # Remove from the back so the positions of the other selected cards do not shift.
     for ref in sorted(selected, key=_ref_sort_key, reverse=True):
-        m = REF_RE.match(ref)
+        m = _ref(ref)
         if m.group(1) is not None:
             del hand[int(m.group(1))]
         else:
@@ -158,8 +158,15 @@ def _take_selection(data):
     return cards, {"hand": hand, "table": table, "selected": []}
 
 
-def _ref_sort_key(ref):
+def _ref(ref) -> re.Match:
+    """The parts of a place the draft has checked already (a hand's or a meld's card)."""
     m = REF_RE.match(ref)
+    assert m is not None, ref
+    return m
+
+
+def _ref_sort_key(ref):
+    m = _ref(ref)
     if m.group(1) is not None:
         return (0, 0, int(m.group(1)))
     return (1, int(m.group(2)), int(m.group(3)))
@@ -209,7 +216,7 @@ def declare_joker(game_id, user, expected_version, ref, card):
     draft = _editing(game_id, user, expected_version, create=False)[3]
     data = draft.data
     joker = engine.Card.parse(_card_at(data, ref))
-    m = REF_RE.match(ref)
+    m = _ref(ref)
     if not joker.joker or m.group(2) is None:
         raise ActionRefused(_("Only a joker on the table can be declared."), code="bad_ref")
     meld = [engine.Card.parse(c) for c in data["table"][int(m.group(2))]]

@@ -27,7 +27,7 @@ def reclock_locked(game: Game, now, only_if_paused=False) -> Result | None:
     this turn; one that nothing pauses stays as the write path set it."""
     if game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     away = pauses.away_until([s.user_id for s in seats], game.season, now)
     changed = [s for s in seats if s.away_until != away.get(s.user_id)]
     deadline = game.turn_deadline

@@ -61,7 +61,7 @@ def take_seat(game_id, user, expected_version=None) -> Result:
         raise NotAllowed(_("This table is a rematch: only the players of the last game can sit."))
     if game.status != Game.Status.OPEN:
         raise ActionRefused(_("This game has already started."), code="started")
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     if any(s.user_id == user.pk for s in seats):
         raise ActionRefused(_("You already have a seat at this table."), code="seated")
     if len(seats) >= game.max_seats:
@@ -110,13 +110,13 @@ def start_game(game_id, user, expected_version=None) -> Result:
 
 
 def _start(game: Game) -> Result:
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     # Seat order is the order players sat down; the first dealer is random (R2.1).
     for number, seat in enumerate(seats):
         seat.number = number
     Seat.objects.bulk_update(seats, ["number"])
-    # The seats now have numbers: forget any prefetched copies without them.
-    vars(game).pop("_prefetched_objects_cache", None)
+    # The seats now have numbers: these are the game's seats from now on.
+    game.keep_seats(seats)
     # A practice game (no league) counts for no season.
     season = game.league.active_season() if game.league is not None else None
     if season:
@@ -181,7 +181,7 @@ def rematch(game, user) -> Rematch:
     # The finished game's row lock queues every rematch of it: one table, however many
     # ask at once (on SQLite the IMMEDIATE transaction does the same).
     finished = store.locked_game(getattr(game, "pk", game), with_seats=True)
-    players = [seat.user for seat in finished.seats.all()]
+    players = [seat.user for seat in finished.seated()]
     if user.pk not in {player.pk for player in players}:
         raise NotAllowed(_("Only the players of this game can ask for a rematch."))
     if finished.status != Game.Status.FINISHED:

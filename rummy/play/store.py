@@ -12,18 +12,16 @@ versions only) happens after commit. Only the modules of ``rummy.play`` use this
 
 import secrets
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connections, router, transaction
-from django.db.models import Model
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rummy.models import Game, Move, Seat
-from rummy.play import broadcast, pauses
+from config.db import writes
+from rummy.models import Game, Move, Seat, seats_of_game
+from rummy.play import broadcast, pauses, snapshot
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
-from rummy.reads import seats_of_game
 
 # Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
 system_random = secrets.SystemRandom()
@@ -50,7 +48,7 @@ def parse_version(value, required=True):
 def seat_of(game: Game, user) -> Seat | None:
     if not getattr(user, "is_authenticated", False):
         return None
-    for seat in game.seats.all():
+    for seat in game.seated():
         if seat.user_id == user.pk:
             return seat
     return None
@@ -95,27 +93,29 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     the caller writes no draft of the new version (a turn), so the broadcast may say
     that none exists (``announce``). ``ship``: the caller changes nothing more of the
     game or its seats in this transaction, so the game as written here is the new
-    version, and the broadcast carries it (``Game.snapshot``)."""
+    version, and the broadcast carries it (``rummy.play.snapshot``)."""
     old_version = game.version
     new_version = old_version + len(moves)
     old_to_move = game.to_move_id
     now = timezone.now()
     # Whose move and the deadline follow from the state, unless the caller says otherwise.
     fields = {**_turn_fields(game, new_state, now), **fields}
-    updated = _update_game(
-        game.pk,
-        old_version,
+    # The conditional UPDATE and the INSERT are written once (config.db.writes).
+    updated = writes.update(
+        Game,
         {
             "state": new_state.to_dict() if new_state is not None else game.state,
             "version": new_version,
             **fields,
         },
+        pk=game.pk,
+        version=old_version,
     )
     if updated != 1:
         # Only reachable where the row lock is not real: the guarantee still holds.
         raise StaleVersion()
     try:
-        _insert_moves(
+        writes.insert(
             [
                 Move(
                     game=game,
@@ -143,71 +143,21 @@ def save(game: Game, new_state, moves, *, draft_free=False, ship=False, **fields
     if old_to_move != game.to_move_id:
         awaits = game.to_move_id if game.is_active else None
         movers = {u: u == awaits for u in (old_to_move, game.to_move_id) if u is not None}
-    snapshot = game.snapshot() if ship else None
-    announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=snapshot)
+    shipped = snapshot.dump(game) if ship else None
+    announce(game.pk, new_version, movers=movers, draft_free=draft_free, snapshot=shipped)
     return Result(game, new_version)
 
 
-# The save's two statements, written once per database and shape (issue 11: for these
-# small statements Django's compiler cost about as much CPU as running them, on every
-# move). Values go through each field's own preparation for saving, as the ORM's do.
-_statements: dict[tuple, str] = {}
-
-
-def _update_game(pk, old_version, values) -> int:
-    """``Game.objects.filter(pk=pk, version=old_version).update(**values)`` (plain values;
-    a foreign key by its name with an instance or None, or by its ``_id``)."""
-    connection = connections[router.db_for_write(Game)]
-    fields: list[Any] = [Game._meta.get_field(name) for name in values]
-    key = ("update", connection.vendor, *values)
-    sql = _statements.get(key)
-    if sql is None:
-        q = connection.ops.quote_name
-        sets = ", ".join(f"{q(f.column)} = %s" for f in fields)
-        sql = _statements[key] = (
-            f"UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q(Game._meta.pk.column)} = %s"
-            f" AND {q(Game._meta.get_field('version').column)} = %s"
-        )
-    params = [
-        f.get_db_prep_save(v.pk if isinstance(v, Model) else v, connection)
-        for f, v in zip(fields, values.values(), strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, pk, old_version])
-        return cursor.rowcount
-
-
-def _insert_moves(moves: list[Move]) -> None:
-    """``Move.objects.bulk_create(moves)``, less reading back the keys (nothing uses them)."""
-    if not moves:
-        return
-    connection = connections[router.db_for_write(Move)]
-    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
-    key = ("insert", connection.vendor, len(moves))
-    sql = _statements.get(key)
-    if sql is None:
-        q = connection.ops.quote_name
-        row = f"({', '.join(['%s'] * len(fields))})"
-        sql = _statements[key] = (
-            f"INSERT INTO {q(Move._meta.db_table)} ({', '.join(q(f.column) for f in fields)})"
-            f" VALUES {', '.join([row] * len(moves))}"
-        )
-    params = [
-        f.get_db_prep_save(f.pre_save(move, True), connection) for move in moves for f in fields
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-
-
 def announce(game_id, version, movers=None, draft_free=False, snapshot=None):
-    """After commit, tell open pages that the game changed (ids and versions only: each
-    socket reads what it needs itself). ``movers``: {user id: whether the game now
+    """After commit, tell open pages that the game changed: its id and version and, after
+    a turn, the game as written (``snapshot``). ``movers``: {user id: whether the game now
     awaits their move} for the users whose count of games awaiting their move changed
     (None: every seated player, who count again). ``draft_free``:
     no draft belongs to ``version`` when it is committed (a draft starts from a version
     and this one is new; a hint's save writes one), so that the player to move's socket
     renders without asking (``rummy.table.rendering.render_remembered``). ``snapshot``:
-    the game at ``version`` (``Game.snapshot``), so that no socket process reads it.
+    the game at ``version`` (``rummy.play.snapshot.dump``), so that no socket process
+    reads it.
 
     Emails ("your move", results) are not sent here but by the turn clock's next pass
     (``rummy.notifications.emails.clock_pass``): a slow or failing mail server must not
@@ -232,7 +182,7 @@ def _turn_fields(game: Game, state, now):
             "turn_started_at": None,
             "bot_due_at": None,
         }
-    by_number = {s.number: s for s in game.seats.all()}
+    by_number = {s.number: s for s in game.seated()}
     seat = by_number.get(state.turn)
     to_move_id = seat.user_id if seat else None
     due = {"bot_due_at": bot_due(now) if seat is not None and seat.bot_plays else None}
@@ -248,7 +198,7 @@ def _turn_fields(game: Game, state, now):
         return {"to_move_id": to_move_id, **due}
     season = game.season if game.season_id else None
     seconds = season.turn_seconds if season is not None else game.turn_seconds
-    mover = next((s.user for s in game.seats.all() if s.user_id == to_move_id), None)
+    mover = next((s.user for s in game.seated() if s.user_id == to_move_id), None)
     return {
         "to_move_id": to_move_id,
         "turn_started_at": now,

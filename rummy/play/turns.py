@@ -75,7 +75,7 @@ def bot_act(game_id, seat_number, expected_version, action: dict) -> Result:
     store.check_version(game, expected_version, required=True)
     if game.status != Game.Status.ACTIVE:
         raise ActionRefused(_("This game is not in progress."), code="not_active")
-    seat = next((s for s in game.seats.all() if s.number == seat_number), None)
+    seat = next((s for s in game.seated() if s.number == seat_number), None)
     if seat is None or not seat.bot_plays:
         raise NotAllowed(_("No bot plays this seat."))
     new_state = _apply_engine(game, seat.number, action)
@@ -124,7 +124,7 @@ def pass_turn(game_id, user, expected_version):
 
 
 def _loggable(action):
-    logged = {"do": str(action["do"])}
+    logged: dict[str, object] = {"do": str(action["do"])}
     if action["do"] == engine.Action.MELD:
         # The engine accepted the meld, so each item is a notation string or a list of
         # cards/notation strings; str() of either is notation.
@@ -156,7 +156,7 @@ def timeout(game_id, expected_version) -> Result | None:
     if moved is not None and game.turn_deadline > now:
         return None
     state = game.engine_state()
-    seat = next(s for s in game.seats.all() if s.number == state.turn)
+    seat = next(s for s in game.seated() if s.number == state.turn)
     new_state = engine.play_timeout(state, state.turn)
     seat.timeouts_in_row += 1
     if seat.is_absent and not seat.bot_level and _season_allows_stand_in(game):
@@ -182,7 +182,7 @@ def end_early(game_id, user, expected_version=None) -> Result:
     store.check_version(game, expected_version)
     if game.status != Game.Status.ACTIVE:
         raise ActionRefused(_("This game is not in progress."), code="not_active")
-    if not any(s.is_absent for s in game.seats.all()):
+    if not any(s.is_absent for s in game.seated()):
         raise ActionRefused(
             _("A game can only be ended early when a player is marked absent."),
             code="nobody_absent",
@@ -253,7 +253,7 @@ def _record_round(game: Game, state):
 
 def _record_results(game: Game, state):
     winners = set(state.game_winners or [])
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     for seat in seats:
         seat.final_score = state.final_scores[seat.number]
         seat.rounds_won = state.rounds_won[seat.number]

@@ -8,7 +8,6 @@ current (hashed) names to precache them.
 
 import hashlib
 import json
-from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -22,6 +21,8 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
+
+from config import caches
 
 # The site's colours (static/css/site.css: --accent is the header, --bg the page), so
 # the splash screen and the phone's status bar match the site.
@@ -125,7 +126,7 @@ def _worker_config():
 
 
 # Hashed static files change only with a deploy (a new process): worked out once.
-_cached_worker_config = lru_cache(maxsize=1)(_worker_config)
+_cached_worker_config = caches.memo(maxsize=1)(_worker_config)
 
 
 @require_safe

@@ -14,8 +14,7 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from leagues.access import can_view_league, membership_for
-from rummy.models import Game, Seat
-from rummy.reads import seats_of_game
+from rummy.models import Game, Seat, seats_of_game
 from rummy.table import memory
 
 

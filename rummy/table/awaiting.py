@@ -14,7 +14,7 @@ a query on every turn change of every game of its user (issue 11).
 """
 
 from rummy.models import Game
-from rummy.table.presenters import fragment
+from rummy.table.fragments import fragment_from
 
 
 class Awaiting:
@@ -75,4 +75,8 @@ def news(event):
 def badge_html(count):
     """The header's badge: the same few for everyone, rendered once per count and
     language (an out-of-band swap of ``#move-count``)."""
-    return fragment("rummy/_move_count.html", ("count", count), lambda: {"move_count": count})
+    return fragment_from("rummy/_move_count.html", _count_context, (count,))
+
+
+def _count_context(count):
+    return {"move_count": count}

@@ -6,7 +6,8 @@ sends the fragments htmx swaps by id, so a phone that slept catches up by itself
 spectator never receives a hand. Actions arrive as htmx ``ws-send`` JSON (the fields of
 the page's form) and go through ``rummy.table.dispatch`` like the HTTP view (once
 ``rummy.table.sockets`` has found the socket's session still valid); a refusal is
-answered to the sender alone. The channel layer carries only ids and versions.
+answered to the sender alone. The channel layer carries ids and versions and, after a
+turn, the game as plain data (``rummy.play.snapshot``), never a hand of its own.
 
 Every socket of the site is a ``GuardedConsumer``: counted against the user's socket
 cap, and closed when the session it was opened with ends (``rummy.table.sockets``).
@@ -33,10 +34,9 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from rummy import play
 from rummy.clock import deadlines
-from rummy.models import Game
 from rummy.notifications import presence
 from rummy.play import broadcast
-from rummy.table import memory, rendering, sockets
+from rummy.table import loading, memory, rendering, sockets
 from rummy.table.access import (
     SOCKET_RIGHTS_SECONDS,
     current_version,
@@ -114,41 +114,6 @@ def render_flash(message):
     return render_to_string("rummy/_flash.html", {"flash": message})
 
 
-# Game ids -> the task loading that game into this process's memory. After a move every
-# socket of the game on this process gets ``game.updated`` at the same moment; without
-# this each of them would find the new version missing and read the game itself.
-
-
-def adopt_snapshot(game_id, version, snapshot):
-    """Keep the game a broadcast carried (``Game.snapshot``) when this process holds no
-    game as new: the sockets then render it without reading the database. Only the
-    game and version the message names (a message is never taken for another game)."""
-    if not isinstance(snapshot, bytes) or remembered_game(game_id, version) is not None:
-        return
-    game = Game.from_snapshot(snapshot)
-    if game.pk == game_id and game.version == version:
-        remember(game)
-
-
-async def load_once(game_id, version):
-    """Make sure the game at ``version`` or newer is in this process's memory, reading it
-    from the database at most once however many sockets ask at the same time."""
-    if remembered_game(game_id, version) is not None:
-        return
-    task = memory.loading.get(game_id)
-    if task is not None:
-        await asyncio.shield(task)  # another socket's read: wait for it, do not cancel it
-        if remembered_game(game_id, version) is not None:
-            return
-    task = asyncio.ensure_future(database_sync_to_async(game_at_least)(game_id, version))
-    memory.loading[game_id] = task
-    try:
-        await asyncio.shield(task)
-    finally:
-        if memory.loading.get(game_id) is task:
-            del memory.loading[game_id]
-
-
 async def _presence(function, user_id, game_id):
     """A presence mark's step (``rummy.notifications.presence``), off the event loop like
     the socket count (the cache is Redis in production). A failing cache costs at worst
@@ -164,7 +129,7 @@ class GuardedConsumer(AsyncWebsocketConsumer):
     closes when its session ends (see ``rummy.table.sockets``)."""
 
     holds_place = False
-    guard_groups = ()
+    guard_groups: tuple[str, ...] = ()
     checked_at = 0.0
     ended = False  # the session ended: nothing more is sent, even before the close lands
     says_goodbye = False  # whether a page's message area shows why the socket closed
@@ -266,7 +231,7 @@ BOT_FOLLOW_SECONDS = 1.0
 
 
 def layer_is_local():
-    backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
+    backend = str(settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", ""))
     return backend.endswith("InMemoryChannelLayer")
 
 
@@ -412,7 +377,7 @@ class GameConsumer(GuardedConsumer):
     async def _send_view(self, flash=None, version=None, draft_free=False):
         frames = None
         if version is not None and flash is None:
-            await load_once(self.game_id, version)
+            await loading.load_once(self.game_id, version)
             frames = self._render_remembered(version, draft_free)
             if frames is None and await self._refresh_rights(version):
                 frames = self._render_remembered(version, draft_free)
@@ -446,11 +411,14 @@ class GameConsumer(GuardedConsumer):
 
     async def _count_again(self):
         """Read the count from the database; the badge if it differs from the last."""
-        before = self.awaiting.count
-        await database_sync_to_async(self.awaiting.load)()
-        return self._badge() if self.awaiting.count != before else ""
+        awaiting = self.awaiting
+        assert awaiting is not None
+        before = awaiting.count
+        await database_sync_to_async(awaiting.load)()
+        return self._badge() if awaiting.count != before else ""
 
     def _badge(self):
+        assert self.awaiting is not None
         with translation.override(self.language):
             return badge_html(self.awaiting.count)
 
@@ -516,5 +484,5 @@ class GameConsumer(GuardedConsumer):
             return
         if await self.session_lapsed():
             return
-        adopt_snapshot(self.game_id, version, event.get("game"))
+        loading.adopt_snapshot(self.game_id, version, event.get("game"))
         await self._send_view(version=version, draft_free=event.get("draft_free") is True)

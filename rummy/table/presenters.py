@@ -6,25 +6,21 @@ state. A spectator gets the view of no seat. The only other state read here is t
 arrangement editor's ``can_knock_after`` question about the player's own hand.
 """
 
-import functools
-import time
+import datetime
+from dataclasses import dataclass
 
-from django.template.loader import render_to_string
-from django.utils import timezone, translation
-from django.utils.html import conditional_escape
-from django.utils.safestring import mark_safe
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from config import caches
 from leagues.models import BotLevel
 from rummy import engine
 from rummy.clock.text import moment_text, turn_clock
-from rummy.guide.links import rule_links
 from rummy.models import Game
 from rummy.play import drafts, hints_allowed
 from rummy.play.wording import meld_problem_message
-from rummy.table import memory
-from rummy.templatetags.clock_tags import countdown
+from rummy.table.fragments import frozen, where
 
 SUIT_NAMES = {
     "C": gettext_lazy("clubs"),
@@ -74,20 +70,21 @@ def card_info(code, ref=None, selected=False, drawn=False, language=None):
     }
 
 
-@functools.lru_cache(maxsize=2048)
+@caches.memo(maxsize=2048)
 def _card_face(code, drawn, language):
-    # ``language`` is the cache's key only: card_name translates in the active one.
     # About 110 codes (a joker may stand for any card) x 2 marks x 3 languages.
     card = engine.Card.parse(code)
     face = card.declared if card.joker else card
+    with translation.override(language):
+        label = card_name(card, drawn)
     return {
         "code": str(card),
-        "label": card_name(card, drawn),
+        "label": label,
         "joker": card.joker,
         "rank": engine.cards.rank_name(face.rank) if face else "★",
         "suit": face.suit if face else "",
         "symbol": SUIT_SYMBOLS[face.suit] if face else "",
-        "red": bool(face) and face.suit in ("D", "H"),
+        "red": face is not None and face.suit in ("D", "H"),
     }
 
 
@@ -149,7 +146,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     # The language and time zone, read once for the whole render (every fragment and
     # card is keyed by them; each read goes through asgiref's context-local storage).
     here = where()
-    seats = list(game.seats.all())
+    seats = list(game.seated())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
     ctx = {
         "game": game,
@@ -175,18 +172,18 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     if seat_number is None or engine.Action.MELD not in view.legal:
         draft = None
     ctx.update(_hand_and_table(game, view, draft, sort, here[0]))
-    ctx.update(_status(game, view, names, seat_number, draft is not None, rights, here))
+    ctx.update(_status(game, view, names, seat_number, draft is not None, rights))
     ctx.update(
         view=view,
         game_pk=game.pk,
-        players=_players(view, names, seat_number, bots, _away(game, seats)),
+        players=_players(view, names, bots, _away(game, seats)),
         legal=view.legal,
         can_play_knock=draft is not None
         and seat_number is not None
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
         # The Hint control (issue 14): the game's rule, read from the loaded season.
         hints_on=hints_allowed(game),
-        last_round_html=_last_round_html(game, view, names, here),
+        last_round_key=_last_round_key(view, names),
         final=view.game_over,
     )
     return ctx
@@ -238,7 +235,7 @@ def drawn_positions(hand_codes, drawn_codes):
 def _hand_and_table(game, view, draft, sort, language=None):
     """The hand and the melds: the draft's while arranging (with the selection), else
     the view's. Outside the editor every meld and the hand render once per content and
-    are shared (``fragment``)."""
+    are shared (``rummy.table.fragments``)."""
     editing = draft is not None
     selected = set(draft.data.get("selected", [])) if editing else set()
     hand_codes = draft.data["hand"] if editing else list(view.hand)
@@ -280,7 +277,7 @@ def _points(codes):
     return engine.hand_points(engine.parse_cards(" ".join(codes)))
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.memo(maxsize=4096)
 def _hand_cards(codes, sort, drawn_at, language):
     """Outside the editor, a hand's cards as the card tag shows them (a tuple: shared,
     never changed), and its points: worked out once per hand, order, mark and language,
@@ -293,20 +290,10 @@ def _hand_cards(codes, sort, drawn_at, language):
     return cards, _points(codes)
 
 
-def meld_html(meld, editing, here=None):
-    """One meld's fragment. Outside the editor a meld looks the same to everyone at any
-    version, so it renders once per content, language and position."""
-    if editing:
-        return render_to_string("rummy/_meld.html", {"m": meld, "editing": True})
-    return fragment(
-        "rummy/_meld.html",
-        (meld["index"], meld["codes"]),
-        lambda: {
-            "m": _meld_info(list(meld["codes"]), meld["index"], False, set()),
-            "editing": False,
-        },
-        here,
-    )
+def meld_context(index, codes):
+    """What ``rummy/_meld.html`` shows of a meld outside the editor: the same to everyone
+    at any version, for its place and cards."""
+    return {"m": _meld_info(list(codes), index, False, set()), "editing": False}
 
 
 def _away(game, seats):
@@ -317,100 +304,44 @@ def _away(game, seats):
     return {s.number: moment_text(s.away_until) for s in seats if s.away_until is not None}
 
 
-def _players(view, names, seat_number, bots=None, away=None):
+@dataclass(frozen=True)
+class PlayerRow:
+    """One player's row of the players panel (and of the final scores): the same for
+    every viewer (whose row is the viewer's is the viewer's ``seat``)."""
+
+    number: int
+    name: str
+    is_bot: bool
+    stand_in: bool
+    hand_size: int
+    score: int
+    rounds_won: int
+    is_turn: bool
+    is_dealer: bool
+    final_score: int | None
+    is_winner: bool
+    away_until: str
+
+
+def _players(view, names, bots=None, away=None) -> tuple[PlayerRow, ...]:
     bots = bots or {}
     away = away or {}
-    return [
-        {
-            "number": n,
-            "name": names.get(n, "?"),
-            "is_bot": bots.get(n) == "bot",
-            "stand_in": bots.get(n) == "stand_in",
-            "hand_size": view.hand_sizes[n],
-            "score": view.scores[n],
-            "rounds_won": view.rounds_won[n],
-            "is_turn": n == view.turn and not view.round_over,
-            "is_dealer": n == view.dealer,
-            "is_me": n == seat_number,
-            "final_score": (view.final_scores or [None] * len(names))[n],
-            "is_winner": n in (view.game_winners or []),
-            "away_until": away.get(n, ""),
-        }
+    return tuple(
+        PlayerRow(
+            number=n,
+            name=names.get(n, "?"),
+            is_bot=bots.get(n) == "bot",
+            stand_in=bots.get(n) == "stand_in",
+            hand_size=view.hand_sizes[n],
+            score=view.scores[n],
+            rounds_won=view.rounds_won[n],
+            is_turn=n == view.turn and not view.round_over,
+            is_dealer=n == view.dealer,
+            final_score=(view.final_scores or [None] * len(names))[n],
+            is_winner=n in (view.game_winners or []),
+            away_until=away.get(n, ""),
+        )
         for n in range(len(view.hand_sizes))
-    ]
-
-
-def players_panel(players, absent, may_end_early, final, here=None):
-    """The players panel (a row per player: cards in hand, score, rounds won, whose
-    turn), as HTML, the same for every viewer: the viewer's own "(you)" and "I'm back"
-    go in at its two markers (``rummy.table.rendering._players_html``). Built here
-    rather than from a template, like the status line: a row's cards change with every
-    move, and each process renders the panel once a move (issue 11: 0.5 ms as a
-    template). Translated words go in as the template tags put them, names escaped."""
-    icon = fragment("rummy/_bot_icon.html", (), dict, here)
-    rows = []
-    for p in players:
-        n = p["number"]
-        turn = p["is_turn"]
-        who = []
-        if turn:
-            who.append(
-                f'<span aria-hidden="true">▶ </span><span class="sr-only">{_("to move:")} </span>'
-            )
-        if p["is_bot"]:
-            who.append(f"{icon} ")
-        who.append(f"{conditional_escape(p['name'])}<!--you:{n}-->")
-        if p["stand_in"]:
-            who.append(f' <span class="badge stand-in">{icon} {_("played by a bot")}</span>')
-        if p["is_dealer"]:
-            dealer = _("dealer")
-            who.append(f' <span class="muted" title="{dealer}">({dealer})</span>')
-        if p["is_winner"]:
-            who.append(f" <strong>★ {_('winner')}</strong>")
-        if n in absent:
-            who.append(
-                f' <span class="badge absent" title="{_("Missed three turns in a row")}">'
-                f"{_('absent')}</span>"
-            )
-        if p["away_until"]:
-            until = _("on vacation until %(until)s") % {
-                "until": conditional_escape(p["away_until"])
-            }
-            who.append(f' <span class="badge away">{until}</span>')
-        score = p["final_score"] if final and p["final_score"] is not None else p["score"]
-        current = ' aria-current="true"' if turn else ""
-        rows.append(
-            f'\n        <tr class="player{" to-move" if turn else ""}" data-seat="{n}"{current}>\n'
-            f'          <th scope="row">{"".join(who)}</th>\n'
-            f'          <td class="num hand-size">{p["hand_size"]}</td>\n'
-            f'          <td class="num score">{score}</td>\n'
-            f'          <td class="num">{p["rounds_won"]}</td>\n'
-            "        </tr>"
-        )
-    end_early = ""
-    if may_end_early:  # submits #end-early-form (outside this form, in table.html)
-        end_help = _(
-            "A player is absent. As a league admin you may end the game now: this round is "
-            "discarded and the game is scored as it stands."
-        )
-        end_early = (
-            '\n    <div id="end-early" class="actions">\n'
-            '      <button type="submit" form="end-early-form" class="danger" id="btn-end-early">'
-            f"{_('End game early')}</button>\n"
-            f'      <p class="helptext">{end_help}</p>\n'
-            "    </div>\n    "
-        )
-    return mark_safe(
-        '<section id="players" class="panel players" aria-labelledby="players-h"'
-        ' hx-swap-oob="true">\n'
-        f'    <h2 id="players-h">{_("Players")}</h2>\n'
-        '    <table class="data">\n'
-        f'      <thead><tr><th scope="col">{_("Player")}</th>'
-        f'<th scope="col" class="num">{_("Cards")}</th>'
-        f'<th scope="col" class="num">{_("Score")}</th>'
-        f'<th scope="col" class="num">{_("Rounds won")}</th></tr></thead>\n'
-        f"      <tbody>{''.join(rows)}\n      </tbody>\n    </table>\n    <!--back-->\n    "
-        f"{end_early}\n  </section>"
     )
 
 
@@ -444,121 +375,62 @@ def turn_hint(view, editing):
     return str(hint)
 
 
-def _status(game, view, names, seat_number, editing, rights, here=None):
-    """Whose turn and the clock. Everyone sees the same status at one version (shown
-    to the minute), so it renders once (``fragment``); the player to move also gets
-    their next step (``hint``), next to their buttons."""
+@dataclass(frozen=True)
+class Status:
+    """The status line: the round, the stock, whose turn and the clock. Everyone sees
+    the same at one version, but for ``my_turn`` (the player to move's)."""
+
+    round_no: int
+    stock_size: int
+    final_lap: bool
+    game_over: bool
+    my_turn: bool
+    turn_name: str
+    drawn: int
+    deadline: datetime.datetime | None
+
+
+def _status(game, view, names, seat_number, editing, rights):
+    """Whose turn and the clock; the player to move also gets their next step
+    (``hint``), next to their buttons."""
     clock = turn_clock(game, rights.is_admin)
     my_turn = seat_number is not None and view.turn == seat_number and not view.round_over
     turn_name = names.get(view.turn, "?")
-    minute = int(time.time() // 60) if clock["deadline"] else None
-    status_html = made(
-        "status",
-        (game.pk, game.version, my_turn, turn_name, clock["deadline"], minute),
-        lambda: status_line(view, my_turn, turn_name, clock["deadline"]),
-        here,
+    status = Status(
+        round_no=view.round_no,
+        stock_size=view.stock_size,
+        final_lap=view.final_turns is not None,
+        game_over=view.game_over,
+        my_turn=my_turn,
+        turn_name=turn_name,
+        drawn=view.drawn,
+        deadline=clock["deadline"],
     )
     hint = turn_hint(view, editing) if my_turn and not view.game_over else ""
     return {
         "clock": clock,
         "my_turn": my_turn,
         "turn_name": turn_name,
-        "status_html": status_html,
+        "status": status,
         "hint": hint,
     }
 
 
-def status_line(view, my_turn, turn_name, deadline):
-    """Round, stock, whose turn and the turn clock, as HTML. Built here rather than
-    from a template: it changes with every move and each process renders it for each
-    role of its sockets (the player to move, the others), and as a template it was the
-    largest part of a socket's render after a move (issue 11: 0.45 ms a render).
-    Translated texts go in as ``{% blocktranslate %}`` puts them (the words trusted, the
-    values escaped); numbers as digits in every language."""
-    final = view.game_over
-    parts = [_("Round %(r)s") % {"r": view.round_no}]
-    if not final:
-        n = view.stock_size
-        stock = ngettext("%(n)s card in the stock", "%(n)s cards in the stock", n) % {"n": n}
-        parts.append(f' · <span id="stock-size">{stock}</span>')
-        if view.final_turns is not None:
-            parts.append(f" · <strong>{rule_links(_('Final lap: no more draws (R8)'))}</strong>")
-    parts.append(
-        f'</p>\n    <p class="turn-line{" your-turn" if my_turn else ""}" aria-live="polite">'
-    )
-    if final:
-        parts.append(f"<strong>{_('The game is over.')}</strong>")
-    elif my_turn:
-        parts.append(f"<strong>{_('Your turn.')}</strong>")
-    else:
-        parts.append(_("%(name)s’s turn.") % {"name": conditional_escape(turn_name)})
-        if view.drawn:
-            d = view.drawn
-            parts.append(
-                " "
-                + ngettext("Drawn %(n)s card so far.", "Drawn %(n)s cards so far.", d) % {"n": d}
-            )
-    parts.append("\n    ")
-    if deadline:
-        words = _("Your time runs out") if my_turn else _("This turn ends")
-        parts.append(
-            f'<span id="turn-clock" class="turn-clock">{words} {countdown(deadline)}</span>'
-        )
-    body = "".join(parts)
-    return mark_safe(
-        '<section id="status" class="status" hx-swap-oob="true">\n'
-        f'    <p class="round-line">{body}</p>\n  </section>'
-    )
-
-
-def _last_round_html(game, view, names, here=None):
-    """A finished round never changes: its (large) revealed hands render once."""
+def _last_round_key(view, names):
+    """What the finished round's part shows (its revealed hands, R7, and the names), as
+    a key (``last_round_context``); None before the first round ends."""
     if not view.last_round:
-        return ""
-    return fragment(
-        "rummy/_last_round.html",
-        (game.pk, _round_key(view.last_round), tuple(names.items())),
-        lambda: {"last_round": _last_round(view, names)},
-        here,
-    )
-
-
-def _round_key(last):
-    return (last.get("round_no"), last.get("reason"), tuple(last.get("points") or ()))
-
-
-# Rendered fragments that are the same for every viewer, per server process, keyed by
-# template, language and content: after a move every open socket re-renders its view,
-# and these parts (the table, the revealed hands of the last round) are most of it.
-
-
-def where():
-    """(language, time zone name) of the render: what every fragment is keyed by."""
-    return translation.get_language(), timezone.get_current_timezone_name()
-
-
-def fragment(template, key, context_fn, here=None):
-    """``template`` rendered with ``context_fn()``, once per ``key`` (``made``)."""
-    return made(template, key, lambda: render_to_string(template, context_fn()), here)
-
-
-def made(name, key, make, here=None):
-    """The HTML ``make()`` returns, made once per ``name``, ``key``, language and time
-    zone in this process (the status shows the deadline in the viewer's zone).
-    ``here``: ``where()``, when the caller has read it for this render already."""
-    full_key = (name, *(here or where()), key)
-    html = memory.fragments.get(full_key)
-    if html is None:
-        html = make()
-        memory.fragments.put(full_key, html)
-    return html
-
-
-def _last_round(view, names):
-    """The finished round's revealed hands and points (R7); hands are public now."""
-    last = view.last_round
-    if not last:
         return None
+    return tuple(sorted(names.items())), frozen(view.last_round)
+
+
+def last_round_context(names, last):
+    """The context of ``rummy/_last_round.html`` from ``_last_round_key``'s values."""
+    return {"last_round": _last_round(dict(last), dict(names))}
+
+
+def _last_round(last, names):
+    """The finished round's revealed hands and points (R7); hands are public now."""
     winners = set(last.get("winners") or [])
     rows = []
     for n, hand in enumerate(last.get("hands") or []):

@@ -14,9 +14,8 @@ once per render. ``render_remembered`` is the fast path after a move: everything
 from this process's memory, so it runs on the event loop without a thread hop.
 """
 
-import functools
 import hashlib
-import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,23 +23,22 @@ from functools import cached_property
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.html import format_html
 
+from config import caches
 from rummy import play
 from rummy.play import drafts
-from rummy.table import access, memory
-from rummy.table.presenters import fragment, made, meld_html, players_panel, table_context
-from rummy.templatetags.cards import card
+from rummy.table import access, html, memory
+from rummy.table.fragments import fragment, fragment_from, made
+from rummy.table.presenters import last_round_context, meld_context, table_context
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.memo(maxsize=4096)
 def digest(html):
-    # Most parts are the very strings of the fragment cache (presenters.fragment), the
+    # Most parts are the very strings of the fragment cache (rummy.table.fragments), the
     # same objects render after render: a string keeps its hash, so a repeated part's
     # digest is a lookup, not a pass over its bytes. (At most a few MB of strings held.)
     return hashlib.blake2b(html.encode(), digest_size=8).digest()
@@ -163,105 +161,99 @@ def _render(template, ctx):
     return render_to_string(template, ctx)
 
 
-def _rows(players):
-    return tuple(tuple(sorted(p.items())) for p in players)
-
-
 def _version_html(version):
-    return (
-        f'<input type="hidden" name="version" id="view-version" value="{version}" '
-        f'data-version="{version}"{OOB}>'
+    return format_html(
+        '<input type="hidden" name="version" id="view-version" value="{0}" '
+        'data-version="{0}" hx-swap-oob="true">',
+        version,
     )
+
+
+def _status_html(ctx):
+    """Everyone sees the same status at one version (the clock's time left to the
+    minute), but for the player to move's words: made once per what it shows."""
+    status = ctx["status"]
+    minute = int(time.time() // 60) if status.deadline else None
+    return made("status", (status, minute), lambda: html.status_line(status), ctx.get("where"))
 
 
 def _hand_html(ctx):
     """Outside the editor another player's move does not change a hand: made once per
     hand, order and mark, not once per move and socket."""
     if ctx["editing"]:
-        return hand_section(ctx)
+        return _hand_section(ctx)
     key = (
         ctx["game_pk"],
         tuple((c["code"], c["drawn"]) for c in ctx["hand"]),
         ctx["sort"],
         ctx["hand_points"],
     )
-    return made("hand", key, lambda: hand_section(ctx), ctx.get("where"))
+    return made("hand", key, lambda: _hand_section(ctx), ctx.get("where"))
 
 
-def hand_section(ctx):
-    """The player's own hand as HTML: its count and points (while arranging they follow
-    the draft), the sort links, and its cards (the one just drawn marked ``.drawn``),
-    each from the card tag's per-card cache. Built here rather than from a template,
-    like the status line: the player to move's hand changes with every draw and every
-    tap in the editor (issue 11: 0.32 ms as a template, 15 cards). Translated words go
-    in as the template tags put them; numbers as digits in every language."""
-    hand = ctx["hand"]
-    n, points = len(hand), ctx["hand_points"]
-    head = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
-    if points is not None:
-        head += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
-    url = _table_url(ctx["game_pk"])
-    sort = ctx["sort"]
-    suit = ' aria-current="true"' if sort == "suit" else ""
-    rank = ' aria-current="true"' if sort == "rank" else ""
-    button = ctx["editing"]
-    cards = "".join(card(c, button=button) for c in hand)
-    if not hand:
-        cards = f'<span class="muted">{_("No cards.")}</span>'
-    return mark_safe(
-        '<section id="hand" class="hand" aria-labelledby="hand-h" hx-swap-oob="true">\n'
-        '    <div class="hand-head"><h2 id="hand-h">'
-        f'<span class="sr-only">{_("Your hand")}: </span>{head}</h2>\n'
-        f'    <span class="sort-toggle" role="group" aria-label="{_("Sort your hand")}">'
-        f'<a href="{url}?sort=suit" id="sort-suit"{suit}>{_("by suit")}</a>'
-        f'<a href="{url}?sort=rank" id="sort-rank"{rank}>{_("by rank")}</a></span></div>\n'
-        f'    <div class="cards hand-cards">{cards}</div>\n'
-        "  </section>"
+def _hand_section(ctx):
+    return html.hand_section(
+        ctx["hand"], ctx["hand_points"], ctx["sort"], ctx["editing"], _table_url(ctx["game_pk"])
     )
 
 
-@functools.lru_cache(maxsize=1024)
+@caches.memo(maxsize=1024)
 def _table_url(game_pk):
     # The same for every hand of a game: reversed once per game, not for every hand
     # rendered (the player to move's, after each of their draws).
     return reverse("rummy:table", args=[game_pk])
 
 
-YOU_MARK = re.compile(r"<!--you:(\d+)-->")
-
-
 def _players_html(ctx, may_end):
     """The players panel. Keyed by what its rows show, not the version (the same rows,
-    the same HTML), and rendered once for every viewer: the viewer's own "(you)" and,
-    when a bot plays their seat, "I'm back" go in at the panel's markers, so that
-    after a move each process renders the panel once, not once per socket."""
+    the same HTML), and made once for every viewer: only the viewer's own "(you)" and,
+    when a bot plays their seat, "I'm back" differ, and go in at their places
+    (``html.Panel``), so that after a move each process builds the panel once, not once
+    per socket."""
     players = ctx["players"]
-    # What the rows show but whose row is the viewer's: their values in the order
-    # presenters._players writes them (the same keys for every row).
-    rows = tuple(tuple(v for k, v in p.items() if k != "is_me") for p in players)
-    key = (ctx["game_pk"], rows, tuple(ctx["clock"]["absent"]), may_end, ctx["final"])
+    absent = tuple(sorted(ctx["clock"]["absent"]))
     here = ctx.get("where")
-    html = made(
-        "players",
-        key,
-        lambda: players_panel(players, ctx["clock"]["absent"], may_end, ctx["final"], here),
-        here,
-    )
-    me = next((p for p in players if p["is_me"]), None)
-    you = fragment("rummy/_you.html", (), dict, here) if me is not None else ""
-    html = YOU_MARK.sub(
-        lambda mark: you if me is not None and int(mark.group(1)) == me["number"] else "", html
-    )
-    back = fragment("rummy/_back_in_person.html", (), dict, here) if me and me["stand_in"] else ""
-    return html.replace("<!--back-->", back, 1)
+
+    def build():
+        icon = fragment_from("rummy/_bot_icon.html", dict, (), here)
+        return html.players_panel(players, absent, may_end, ctx["final"], icon)
+
+    panel = made("players", (ctx["game_pk"], players, absent, may_end, ctx["final"]), build, here)
+    seat = ctx["my_seat"].number if ctx["my_seat"] is not None else None
+    me = next((p for p in players if p.number == seat), None)
+    you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else ""
+    back = fragment_from("rummy/_back_in_person.html", dict, (), here) if me and me.stand_in else ""
+    return panel.for_viewer(seat, you, back)
 
 
 def _stamp_html(stamp):
-    return f'<input type="hidden" name="stamp" id="view-stamp" value="{stamp}"{OOB}>'
+    return format_html(
+        '<input type="hidden" name="stamp" id="view-stamp" value="{}" hx-swap-oob="true">', stamp
+    )
 
 
-def _placeholder(tag, part_id):
-    return f'<{tag} id="{part_id}" hidden{OOB}></{tag}>'
+def _placeholder(part_id):
+    return format_html('<section id="{}" hidden hx-swap-oob="true"></section>', part_id)
+
+
+def _meld_html(meld, editing, here):
+    """One meld's part. Outside the editor a meld looks the same to everyone at any
+    version: made once per place and cards."""
+    if editing:
+        return _render("rummy/_meld.html", {"m": meld, "editing": True})
+    return fragment_from("rummy/_meld.html", meld_context, (meld["index"], meld["codes"]), here)
+
+
+def _not_final():
+    return {"final": False}
+
+
+def _last_round_html(ctx):
+    """A finished round never changes: its (large) revealed hands render once."""
+    key = ctx["last_round_key"]
+    if key is None:
+        return ""
+    return fragment_from("rummy/_last_round.html", last_round_context, key, ctx.get("where"))
 
 
 def build_frames(ctx) -> Frames:
@@ -273,7 +265,7 @@ def build_frames(ctx) -> Frames:
     flash = (
         _render("rummy/_flash.html", ctx)
         if ctx["flash"]
-        else fragment("rummy/_flash.html", (), lambda: {"flash": None}, here)
+        else fragment_from("rummy/_flash.html", lambda: {"flash": None}, (), here)
     )
     if ctx.get("view") is None:
         kind = "open"
@@ -286,54 +278,41 @@ def build_frames(ctx) -> Frames:
     else:
         kind = "game"
         editing = ctx["editing"]
-        melds = tuple(Part(f"meld-{m['index']}", meld_html(m, editing, here)) for m in ctx["melds"])
-        melds_html = mark_safe("".join(m.html for m in melds))
+        melds = tuple(
+            Part(f"meld-{m['index']}", _meld_html(m, editing, here)) for m in ctx["melds"]
+        )
+        melds_html = html.join(m.html for m in melds)
         if editing:
             table_html = _render("rummy/_melds.html", {**ctx, "melds_html": melds_html})
         else:  # the same for every viewer at one version
-            table_html = fragment(
-                "rummy/_melds.html",
-                (ctx["game_pk"], tuple(m["codes"] for m in ctx["melds"])),
-                lambda: {**ctx, "melds_html": melds_html},
-                here,
-            )
+            table_html = fragment("rummy/_melds.html", {**ctx, "melds_html": melds_html}, here)
         # The table's frame: what it holds besides the melds (editing or not, the words of
         # an empty table, the language); melds come and go inside it on their own.
         shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
         insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
         show_hand = ctx["is_player"] and not ctx["final"]
         # Most parts look the same to many viewers at one version: each is rendered once
-        # per what it shows (presenters.fragment), not once per socket.
-        pk = ctx["game_pk"]
+        # per what it shows (rummy.table.fragments), not once per socket.
         may_end = ctx["clock"]["may_end_early"]
         if editing:
             controls = _render("rummy/_controls.html", ctx)
         else:
-            controls = fragment(
-                "rummy/_controls.html",
-                (pk, tuple(ctx["legal"]), ctx["is_player"], ctx["final"], ctx["hints_on"]),
-                lambda: ctx,
-                here,
-            )
+            controls = fragment("rummy/_controls.html", ctx, here)
         named = {
             "version": _version_html(version),
-            "status": ctx["status_html"],
-            "final": fragment(
-                "rummy/_final.html",
-                (pk, ctx["is_player"], ctx["final"], _rows(ctx["players"]) if ctx["final"] else ()),
-                lambda: ctx,
-                here,
-            ),
+            "status": _status_html(ctx),
+            # Until the game is over, the same empty placeholder for everyone.
+            "final": fragment("rummy/_final.html", ctx, here)
+            if ctx["final"]
+            else fragment_from("rummy/_final.html", _not_final, (), here),
             "melds": table_html,
             "flash": flash,
-            "hint": fragment(
-                "rummy/_hint.html", (ctx["hint"], ctx["is_player"]), lambda: ctx, here
-            ),
+            "hint": fragment("rummy/_hint.html", ctx, here),
             "hand": _hand_html(ctx) if show_hand else "",
             "controls": controls,
             "players": _players_html(ctx, may_end),
             # In the page even before the first round ends, for a frame to swap it in.
-            "last_round": ctx["last_round_html"] or _placeholder("section", "last-round"),
+            "last_round": _last_round_html(ctx) or _placeholder("last-round"),
         }
         ids = {
             "version": "view-version",
@@ -346,7 +325,7 @@ def build_frames(ctx) -> Frames:
         parts = tuple(
             Part(ids.get(name, name), html, melds, shell, insert, "meld-")
             if name == "melds"
-            else Part(ids.get(name, name), html or _placeholder("section", ids.get(name, name)))
+            else Part(ids.get(name, name), html or _placeholder(ids.get(name, name)))
             for name, html in named.items()
         )
 
@@ -355,8 +334,8 @@ def build_frames(ctx) -> Frames:
             FRAMES_TEMPLATE,
             {
                 **ctx,
-                "parts": {k: mark_safe(v) for k, v in named.items()},
-                "stamp_input": mark_safe(stamp_html),
+                "parts": named,
+                "stamp_input": stamp_html,
             },
         )
 

@@ -14,7 +14,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -50,7 +49,7 @@ def _render_table(request, game, flash=None, status=200, no_draft=False):
         # the socket; otherwise the whole view.
         stamp = request.POST.get("stamp", "")[:32] if request.method == "POST" else ""
         return HttpResponse(frames.answer(memory.views.get(stamp)), status=status)
-    context.update(frames_html=mark_safe(frames.html), stamp=frames.stamp)
+    context.update(frames_html=frames.html, stamp=frames.stamp)
     return render(request, "rummy/table.html", context, status=status)
 
 

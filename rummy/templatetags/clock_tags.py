@@ -1,81 +1,8 @@
-"""``{% countdown deadline %}``: a turn's deadline as a countdown (async-play issue).
-
-The server renders the time left and the deadline itself, in the viewer's language and
-time zone (``rummy.clock.text.deadline_text``), so that the page is right without
-JavaScript; ``static/js/countdown.js`` then keeps the time left current. It leaves the
-deadline as the server wrote it: one style of a deadline on every page and email.
-"""
-
-import datetime
-import functools
+"""``{% countdown deadline %}``: a turn's deadline as a countdown (``rummy.clock.countdown``)."""
 
 from django import template
-from django.utils import timezone, translation
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
-from rummy.clock.text import deadline_text, minutes_left, minutes_left_text
+from rummy.clock.countdown import countdown
 
 register = template.Library()
-
-
-@register.simple_tag
-def countdown(deadline, now=None):
-    """A ``<time class="countdown">`` element, or nothing when there is no deadline."""
-    if not deadline:
-        return ""
-    # The element says the time left in whole minutes (or "overdue"), so it is the same
-    # for every render in one language and zone until that figure changes: made once
-    # per (deadline, minutes left, language, zone), not once per status line (a move's
-    # status lines rendered it for each socket role; the deadline's words were 2/3 of
-    # a status line's render, issue 11).
-    minutes = minutes_left(deadline, now)
-    return _countdown(
-        deadline, minutes, translation.get_language(), timezone.get_current_timezone_name()
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _countdown(deadline, minutes, language, zone):
-    # ``language`` and ``zone`` are the cache's key only: the words are made in the
-    # active ones. A new turn is a new deadline, so every process makes this once per
-    # turn: what does not depend on the deadline is made once per language
-    # (``_countdown_words``), and the deadline's words once per minute they name.
-    iso = deadline.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    absolute = _deadline_words(deadline.replace(second=0, microsecond=0), language, zone)
-    left = conditional_escape(minutes_left_text(minutes))
-    return mark_safe(
-        f'<time class="countdown" datetime="{iso}" data-deadline="{iso}" '
-        f'{_countdown_words(language)} title="{absolute}"><span class="countdown-left">'
-        f'{left}</span> <span class="countdown-at muted">({absolute})</span></time>'
-    )
-
-
-@functools.lru_cache(maxsize=64)
-def _countdown_words(language):
-    """The countdown's words for ``static/js/countdown.js``, in the active language
-    (``language``: the cache's key)."""
-    return format_html(
-        'data-overdue="{overdue}" data-in="{in_fmt}" data-units="{units}" data-less="{less}"',
-        overdue=_("overdue"),
-        in_fmt=_("in %(time)s"),
-        units=" ".join(
-            [
-                pgettext("days, short", "d"),
-                pgettext("hours, short", "h"),
-                pgettext("minutes, short", "min"),
-            ]
-        ),
-        less=_("less than a minute"),
-    )
-
-
-@functools.lru_cache(maxsize=4096)
-def _deadline_words(minute, language, zone):
-    """``deadline_text``, escaped, for a deadline cut to its minute (which is all it
-    says: no language's time format shows seconds), in the active language and zone
-    (``language`` and ``zone``: the cache's key). At a busy hour many games' turns end
-    in the same minute."""
-    return conditional_escape(deadline_text(minute))
+register.simple_tag(countdown, name="countdown")

@@ -18,7 +18,7 @@ def league_tables(league, user):
     )
     rows = []
     for game in games:
-        seats = list(game.seats.all())
+        seats = list(game.seated())
         seated = any(s.user_id == user.pk for s in seats)
         rows.append(
             {

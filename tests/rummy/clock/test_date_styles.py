@@ -85,7 +85,7 @@ def test_a_datetime_takes_the_day_of_the_active_zone():
 # The modules that may format a date themselves, and why.
 MAY_FORMAT = {
     "rummy/clock/text.py",  # the styles themselves
-    "rummy/templatetags/clock_tags.py",  # the ISO value of <time datetime>, for machines
+    "rummy/clock/countdown.py",  # the ISO value of <time datetime>, for machines
     "leagues/models.py",  # a season clash's days: date_format(), i.e. the day style
 }
 

@@ -1,14 +1,17 @@
 """The write path (rummy.play: store, seating, turns): the one way a game changes —
 locking, versions, the log, results."""
 
+import json
 import threading
 
 import pytest
 import time_machine
 from django.db import IntegrityError, transaction
 
+from leagues.models import User
 from rummy import engine, play
 from rummy.models import Game, Move, Round, Seat
+from rummy.play import snapshot
 from rummy.play.replay import check as check_replay
 from tests.factories import make_league, make_season, make_user, player_at, started_game
 
@@ -360,16 +363,16 @@ def test_the_locked_read_loads_seats_users_league_and_season_in_one_query(
     game = start_two(league, cast)
     with transaction.atomic(), django_assert_num_queries(1):
         locked = store.locked_game(game.pk, with_seats=True)
-        seats = list(locked.seats.all())
+        seats = list(locked.seated())
         assert [s.user.username for s in seats] == ["alice", "bob"]
         assert all(s.game is locked for s in seats) and locked.league == league
-        assert len(locked.seats.all()) == 2 and locked.engine_state() is not None
+        assert len(locked.seated()) == 2 and locked.engine_state() is not None
     read = game_with_seats(game.pk)
-    assert read.version == game.version and [s.number for s in read.seats.all()] == [0, 1]
+    assert read.version == game.version and [s.number for s in read.seated()] == [0, 1]
     Seat.objects.filter(game=game).delete()
     with transaction.atomic():
-        assert list(store.locked_game(game.pk, with_seats=True).seats.all()) == []
-    assert list(game_with_seats(game.pk).seats.all()) == []
+        assert list(store.locked_game(game.pk, with_seats=True).seated()) == []
+    assert list(game_with_seats(game.pk).seated()) == []
     Game.objects.filter(pk=game.pk).delete()
     assert game_with_seats(game.pk) is None
     with transaction.atomic(), pytest.raises(play.ActionRefused):
@@ -390,31 +393,38 @@ def test_a_turns_broadcast_carries_the_game_as_written(
     alice, bob, broadcasts, django_capture_on_commit_callbacks, django_assert_num_queries
 ):
     """After a turn the broadcast carries the game at its new version with its seats,
-    users, league and season (``Game.snapshot``): the other processes' sockets render
-    from it without a query. The users travel without their password hashes."""
+    users, league and season as plain data (``rummy.play.snapshot``): the other
+    processes' sockets render from it without a query. It survives JSON; the users
+    travel without their password hashes; a row made from it cannot be saved."""
     game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C")
     with django_capture_on_commit_callbacks(execute=True):
         play.draw(game.pk, alice, game.version)
     ((_args, kw),) = broadcasts
-    data = kw["snapshot"]
-    assert isinstance(data, bytes)
-    assert alice.password.encode() not in data and bob.password.encode() not in data
-    stored = Game.objects.select_related("league").get(pk=game.pk)
+    data = json.loads(json.dumps(kw["snapshot"]))
+    assert data == kw["snapshot"]
+    text = json.dumps(data)
+    assert alice.password not in text and bob.password not in text
+    stored = Game.objects.select_related("league", "season").get(pk=game.pk)
     with django_assert_num_queries(0):
-        shipped = Game.from_snapshot(data)
-        assert (shipped.pk, shipped.version, shipped.state) == (
-            stored.pk,
-            stored.version,
-            stored.state,
-        )
-        assert (shipped.to_move_id, shipped.turn_deadline) == (
-            stored.to_move_id,
-            stored.turn_deadline,
-        )
-        assert shipped.league.name == stored.league.name
-        seats = [(s.number, s.user.username, s.user.password) for s in shipped.seats.all()]
-        assert all(seat.game is shipped for seat in shipped.seats.all())
+        shipped = snapshot.load(data)
+        assert _columns(shipped) == _columns(stored)
+        assert _columns(shipped.league) == _columns(stored.league)
+        assert shipped.season_id is None or _columns(shipped.season) == _columns(stored.season)
+        seats = [(s.number, s.user.username, s.user.password) for s in shipped.seated()]
+        assert all(seat.game is shipped for seat in shipped.seated())
+    for ours, theirs in zip(shipped.seated(), stored.seats.all(), strict=True):
+        assert _columns(ours) == _columns(theirs)
     assert seats == [(0, "alice", ""), (1, "bob", "")]
+    # Dumped again, the same data.
+    assert snapshot.dump(shipped) == data
+    for row in (shipped, shipped.seated()[0], shipped.seated()[0].user, shipped.league):
+        with pytest.raises(snapshot.ReadOnlyRow):
+            row.save()
+    assert User.objects.get(pk=alice.pk).password == alice.password
+
+
+def _columns(row):
+    return {f.attname: getattr(row, f.attname) for f in row._meta.concrete_fields}
 
 
 def test_the_last_move_of_a_game_carries_no_game(
@@ -431,23 +441,23 @@ def test_the_last_move_of_a_game_carries_no_game(
     with django_capture_on_commit_callbacks(execute=True):
         play.knock(game.pk, alice, game.version)
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
-    assert isinstance(broadcasts[0][1]["snapshot"], bytes)
+    assert isinstance(broadcasts[0][1]["snapshot"], dict)
     assert broadcasts[1][1]["snapshot"] is None
 
 
 def test_a_game_without_its_seats_in_memory_has_no_snapshot(alice, bob):
     game = _two_player_game(alice, bob, hands=["7H 8H 9H 2C", "KS QS"], stock="3C 4C 5C")
-    assert Game.objects.get(pk=game.pk).snapshot() is None
-    assert Game.objects.get(pk=game.pk).load_seats().snapshot() is None  # no league loaded
+    assert snapshot.dump(Game.objects.get(pk=game.pk)) is None
+    assert snapshot.dump(Game.objects.get(pk=game.pk).load_seats()) is None  # no league loaded
 
 
 def test_the_save_writes_what_the_orms_update_and_bulk_create_would(alice, bob):
-    """store.save's UPDATE and INSERT are written once (issue 11), not compiled by the
+    """store.save's UPDATE and INSERT are written once (config.db.writes), not compiled by the
     ORM for every move: every column of the game and of the logged moves is as the
     ORM's own statements would have written it."""
     from django.utils import timezone
 
-    from rummy.play import store
+    from config.db import writes
 
     game = _two_player_game(alice, bob, hands=["2C 3D", "KS QS"], stock="9H 5D 6D 7C")
     old = Game.objects.get(pk=game.pk)
@@ -463,21 +473,23 @@ def test_the_save_writes_what_the_orms_update_and_bulk_create_would(alice, bob):
     assert before <= move.created_at <= timezone.now()
     # A foreign key by its name (an instance or None) or by its _id, and several moves.
     v = stored.version
-    assert store._update_game(game.pk, v, {"to_move": bob}) == 1
+    assert writes.update(Game, {"to_move": bob}, pk=game.pk, version=v) == 1
     assert Game.objects.get(pk=game.pk).to_move_id == bob.pk
-    assert store._update_game(game.pk, v, {"to_move": None}) == 1
+    assert writes.update(Game, {"to_move": None}, pk=game.pk, version=v) == 1
     assert Game.objects.get(pk=game.pk).to_move_id is None
     # The version check: a stale version updates nothing.
-    assert store._update_game(game.pk, v - 1, {"to_move_id": alice.pk}) == 0
-    store._insert_moves(
+    assert writes.update(Game, {"to_move_id": alice.pk}, pk=game.pk, version=v - 1) == 0
+    writes.insert(
         [
             Move(game=game, seq=v + 1 + i, kind=Move.Kind.CLOCK, payload={"i": i}, bot_level="x")
             for i in range(2)
         ]
     )
-    assert store._update_game(game.pk, v, {"to_move_id": alice.pk, "version": v + 2}) == 1
+    assert (
+        writes.update(Game, {"to_move_id": alice.pk, "version": v + 2}, pk=game.pk, version=v) == 1
+    )
     logged = list(Move.objects.filter(game=game, seq__gt=v).values_list("seq", "payload"))
     assert logged == [(v + 1, {"i": 0}), (v + 2, {"i": 1})]
     assert Game.objects.values_list("to_move_id", "version").get(pk=game.pk) == (alice.pk, v + 2)
     with pytest.raises(IntegrityError), transaction.atomic():  # the log's (game, seq) is unique
-        store._insert_moves([Move(game=game, seq=v + 1, kind=Move.Kind.CLOCK)])
+        writes.insert([Move(game=game, seq=v + 1, kind=Move.Kind.CLOCK)])

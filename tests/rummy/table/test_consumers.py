@@ -277,22 +277,22 @@ async def test_sockets_waiting_for_the_same_version_read_the_game_once(setup, mo
     once; one of them reads it from the database and the others wait for that read."""
     import asyncio
 
-    from rummy.table import consumers
+    from rummy.table import loading
     from rummy.table.access import remembered_game
 
     game, _cast = await database_sync_to_async(lambda: setup)()
     reads = []
-    real = consumers.game_at_least
+    real = loading.game_at_least
 
     def counting(game_id, version):
         reads.append(version)
         return real(game_id, version)
 
-    monkeypatch.setattr(consumers, "game_at_least", counting)
-    await asyncio.gather(*(consumers.load_once(game.pk, game.version) for _ in range(4)))
+    monkeypatch.setattr(loading, "game_at_least", counting)
+    await asyncio.gather(*(loading.load_once(game.pk, game.version) for _ in range(4)))
     assert reads == [game.version]
     assert remembered_game(game.pk, game.version) is not None
-    await consumers.load_once(game.pk, game.version)  # in memory: no read at all
+    await loading.load_once(game.pk, game.version)  # in memory: no read at all
     assert reads == [game.version]
 
 

@@ -129,7 +129,7 @@ def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(playe
     bot plays gets "I'm back"; a spectator's panel marks nobody."""
     from leagues.models import Membership
     from rummy.models import Seat
-    from rummy.table import presenters
+    from rummy.table import html as parts
 
     users, league = players
     ann, ben, cal = users
@@ -139,14 +139,14 @@ def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(playe
     Seat.objects.filter(game=game, user=ben).update(stand_in=True)
     game = Game.objects.get(pk=game.pk)
     renders = []
-    real = presenters.players_panel
+    real = parts.players_panel
 
     def counting(*args):
         renders.append(args)
         return real(*args)
 
     memory.clear_all()
-    monkeypatch.setattr(rendering, "players_panel", counting)
+    monkeypatch.setattr(parts, "players_panel", counting)
     seen = {}
     for user in (ann, ben, cal, watcher):
         ctx = table_context(game, user, "suit", rights=rights(user, game))

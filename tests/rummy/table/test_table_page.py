@@ -184,26 +184,21 @@ def test_after_another_players_move_only_what_changed_is_rendered(monkeypatch, l
     """A move re-renders every open view of the game. The hand of a player who did not
     move has not changed and is not rendered again, and the status line is rendered
     once for all who are not to move; the pages are the same as when rendered afresh."""
-    from django.template.loader import render_to_string
-
     from rummy import play
     from rummy.models import Game
-    from rummy.table import memory, presenters, rendering
+    from rummy.table import html, memory, rendering
     from rummy.table.access import game_at_least
 
     lines, hands = [], []
-    status_line = presenters.status_line
-    monkeypatch.setattr(presenters, "status_line", lambda *a: lines.append(a) or status_line(*a))
-    hand_section = rendering.hand_section
-    monkeypatch.setattr(rendering, "hand_section", lambda *a: hands.append(a) or hand_section(*a))
+    status_line = html.status_line
+    monkeypatch.setattr(html, "status_line", lambda *a: lines.append(a) or status_line(*a))
+    hand_section = html.hand_section
+    monkeypatch.setattr(html, "hand_section", lambda *a: hands.append(a) or hand_section(*a))
     game = start_two(league, cast)  # alice to move
     bob, carol = cast["bob"], cast["carol"]
 
     def page(user, version):
-        return render_to_string(
-            "rummy/_game_frames.html",
-            rendering.page_context(game_at_least(game.pk, version), user, "suit"),
-        )
+        return rendering.render_frames(game_at_least(game.pk, version), user, "suit").html
 
     page(bob, game.version)
     play.draw(game.pk, cast["alice"], game.version)
@@ -211,16 +206,13 @@ def test_after_another_players_move_only_what_changed_is_rendered(monkeypatch, l
     hands.clear()
     bob_html = page(bob, game.version + 1)
     carol_html = page(carol, game.version + 1)
-    assert hands == []  # neither hand changed (built in Python: rendering.hand_section)
-    assert len(lines) == 1  # the status line (built in Python: presenters.status_line)
+    assert hands == []  # neither hand changed (built in Python: html.hand_section)
+    assert len(lines) == 1  # the status line (built in Python: html.status_line)
     memory.fragments.clear()
     game_now = Game.objects.get(pk=game.pk)
-    assert bob_html == render_to_string(
-        "rummy/_game_frames.html", rendering.page_context(game_now, bob, "suit")
-    )
-    assert carol_html == render_to_string(
-        "rummy/_game_frames.html", rendering.page_context(game_now, carol, "suit")
-    )
+    assert 'id="hand"' in bob_html and 'id="status"' in carol_html
+    assert bob_html == rendering.render_frames(game_now, bob, "suit").html
+    assert carol_html == rendering.render_frames(game_now, carol, "suit").html
 
 
 def hint(html):

@@ -1,4 +1,5 @@
-"""Reads of one model's rows by equal columns, with the SQL written once per database.
+"""Reads with their SQL written once per database: one model's rows by equal columns,
+and the rows of a few models joined (``joined``).
 
 ``rows(model, field=value, ...)`` returns what ``model.objects.filter(field=value, ...)
 .order_by("pk")`` returns (``limit``: at most that many), and ``first`` what ``.first()``
@@ -11,10 +12,9 @@ user of a request's session, a member's rights in a league, the count in the hea
 
 For plain columns and equality only; anything else goes through the ORM.
 
-``from_row`` makes the instance of a whole row as ``Model.from_db`` does, without
-``Model.__init__`` where that would only set each column's value (below): the hot
-reads of every move (``rummy.reads.seats_of_game``, the game a broadcast carries,
-``Game.from_snapshot``) make ten or more instances each.
+``joined`` is the read of every move and socket update (``rummy.models.seats_of_game``):
+a model's rows with the rows their foreign keys name, in one query, each row the ORM's
+own instance as above.
 """
 
 from __future__ import annotations
@@ -23,63 +23,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model
-from django.db.models.base import ModelState
-from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
-from django.db.models.query_utils import DeferredAttribute
-from django.db.models.signals import post_init, pre_init
+from django.db.models import Field, Model
 
-_sql: dict[tuple, str] = {}
-_layouts: dict[tuple, tuple] = {}
-_plain: dict[type, tuple[str, ...] | None] = {}
+from config import caches
 
-
-def _plain_columns(model: type[Model]) -> tuple[str, ...] | None:
-    """The attnames of ``model``'s columns in order when ``Model.__init__`` would only
-    store each value in the instance's ``__dict__``, else None: no ``__init__``,
-    ``from_db`` or ``__setattr__`` of the model's own, and every column's class
-    attribute Django's plain one (a ``DeferredAttribute``, whose value lives in the
-    instance's ``__dict__``; a foreign key's also clears a cached related object, which
-    a new instance has none of). A file field's descriptor, say, is not plain."""
-    try:
-        return _plain[model]
-    except KeyError:
-        pass
-    names = tuple(f.attname for f in model._meta.concrete_fields)
-
-    def descriptor(name):
-        return next((k.__dict__[name] for k in model.__mro__ if name in k.__dict__), None)
-
-    plain = (
-        model.__init__ is Model.__init__
-        and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
-        and model.__setattr__ is object.__setattr__
-        and all(
-            type(descriptor(n)) in (DeferredAttribute, ForeignKeyDeferredAttribute) for n in names
-        )
-    )
-    _plain[model] = names if plain else None
-    return _plain[model]
+_sql: dict[tuple, str] = caches.statements("config.db.reads")
+_layouts: dict[tuple, tuple] = caches.statements("config.db.reads.layouts")
 
 
 def from_row(model: type[Model], alias: str, values: Sequence[Any]) -> Any:
-    """``model.from_db(alias, <its columns' attnames>, values)`` for ``values``, a whole
-    row in ``concrete_fields`` order, already converted. What ``Model.__init__`` does
-    with such a row is: send ``pre_init``, make the ``_state``, set each column's value,
-    send ``post_init``. Where setting a value is storing it (``_plain_columns``) and no
-    receiver listens to either signal, the instance is made with those same contents
-    directly: about a third of the CPU (issue 11). Otherwise Django makes it."""
-    names = _plain_columns(model)
-    if names is None or len(values) != len(names) or pre_init.receivers or post_init.receivers:
-        return model.from_db(alias, [f.attname for f in model._meta.concrete_fields], values)
-    new = model.__new__(model)
-    state = ModelState()
-    state.adding = False
-    state.db = alias
-    contents = new.__dict__
-    contents["_state"] = state
-    contents.update(zip(names, values, strict=True))
-    return new
+    """``model.from_db`` for ``values``, a whole row in ``concrete_fields`` order,
+    already converted."""
+    return model.from_db(alias, layout_names(model), values)
+
+
+@caches.memo()
+def layout_names(model: type[Model]) -> tuple[str, ...]:
+    """Every column's attname, in ``concrete_fields`` order."""
+    return tuple(f.attname for f in model._meta.concrete_fields)
 
 
 def layout(model: type[Model], connection) -> tuple:
@@ -178,3 +139,81 @@ def first(model: type[Model], **equal) -> Any:
 def count(model: type[Model], **equal) -> int:
     """``model.objects.filter(**equal).count()``, written once."""
     return int(_execute(model, equal, count=True)[2][0][0])
+
+
+# A join: (model, None for the first, else (join kind, the model before it whose foreign
+# key names it, that foreign key's name)).
+Join = tuple[type[Model], tuple[str, type[Model], str] | None]
+
+
+def column(model: type[Model], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field), name
+    return field.column
+
+
+def _joined_statement(name: str, chain: Sequence[Join], where: str, lock_of, connection) -> str:
+    key = ("joined", name, connection.vendor, lock_of is not None)
+    sql = _sql.get(key)
+    if sql is not None:
+        return sql
+    q = connection.ops.quote_name
+    first = chain[0][0]
+    columns = []
+    joins = []
+    for model, join in chain:
+        table = q(model._meta.db_table)
+        columns += [f"{table}.{q(f.column)}" for f in model._meta.concrete_fields]
+        if join is not None:
+            kind, parent, fk = join
+            joins.append(
+                f"{kind} JOIN {table} ON ({q(parent._meta.db_table)}."
+                f"{q(column(parent, fk))} = {table}.{q(model._meta.pk.column)})"
+            )
+    base = q(first._meta.db_table)
+    order = ", ".join(
+        f"{base}.{q(column(first, n.lstrip('-')))} {'DESC' if n.startswith('-') else 'ASC'}"
+        for n in first._meta.ordering or ()
+    )
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {base} {' '.join(joins)}"
+        f" WHERE {base}.{q(column(first, where))} = %s ORDER BY {order}"
+    )
+    if lock_of is not None and connection.features.has_select_for_update:
+        if connection.features.has_select_for_update_of:
+            sql += f" FOR UPDATE OF {q(lock_of._meta.db_table)}"
+        else:
+            sql += " FOR UPDATE"
+    _sql[key] = sql
+    return sql
+
+
+def joined(
+    name: str, chain: Sequence[Join], shared, where: str, value: Any, lock_of=None
+) -> list[list[Any]]:
+    """The rows of ``chain[0]`` whose ``where`` equals ``value``, in its model's
+    ``Meta.ordering``, each joined with the rows of the models after it: per row, one
+    instance per model (None where an outer join found nothing). The models in
+    ``shared`` are the same in every row (one parent row): made from the first row only,
+    then None. ``lock_of``: the model whose row is locked (``select_for_update(of=…)``).
+    ``name`` names the statement (written once per name and database)."""
+    alias = router.db_for_read(chain[0][0])
+    connection = connections[alias]
+    sql = _joined_statement(name, chain, where, lock_of, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value])
+        fetched = cursor.fetchall()
+    layouts = [(model, *layout(model, connection)[:2]) for model, _join in chain]
+    out = []
+    for n, row in enumerate(fetched):
+        made: list[Any] = []
+        start = 0
+        for model, names, pk_at in layouts:
+            values = list(row[start : start + len(names)])
+            start += len(names)
+            if (n and model in shared) or values[pk_at] is None:
+                made.append(None)
+                continue
+            made.append(instance(model, alias, connection, values))
+        out.append(made)
+    return out

@@ -41,6 +41,7 @@ class UtcTimestamptzLoader(Loader):
 
     def __init__(self, oid, context=None):
         super().__init__(oid, context)
+        assert self._parser is not None, "install() sets it before any connection"
         self._load = self._parser(oid, context).load
 
     def load(self, data):
@@ -54,7 +55,7 @@ def install():
     (``leagues.apps``). True if installed."""
     if not settings.USE_TZ or any(db.get("TIME_ZONE") for db in settings.DATABASES.values()):
         return False
-    from django.db.backends.postgresql import psycopg_any
+    from django.db.backends.postgresql import psycopg_any  # type: ignore[attr-defined]
 
     parser = _c_loader()
     if parser is None:

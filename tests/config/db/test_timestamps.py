@@ -1,4 +1,4 @@
-"""PostgreSQL timestamps are parsed by psycopg's C loader (``leagues.timestamps``) and
+"""PostgreSQL timestamps are parsed by psycopg's C loader (``config.db.timestamps``) and
 read as Django's own loader reads them: the same instants, in ``datetime.timezone.utc``.
 On PostgreSQL only (the PostgreSQL + Redis lane); SQLite has no such loader."""
 
@@ -11,7 +11,7 @@ from django.db.backends.postgresql import psycopg_any
 from django.test import override_settings
 from psycopg.pq import Format
 
-from leagues import timestamps
+from config.db import timestamps
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""rummy.reads: the hot read of a game's seats gives exactly what the ORM's
+"""rummy.models.seats_of_game: the hot read of a game's seats gives exactly what the ORM's
 select_related query gives (every column of every model, the relations in place), with
 and without the lock, for league games in a season, practice games and finished games."""
 
@@ -6,9 +6,8 @@ import pytest
 from django.db import transaction
 
 from rummy import play
-from rummy.models import Game, Seat
+from rummy.models import Game, Seat, seats_of_game
 from rummy.play.bot_seats import start_practice
-from rummy.reads import seats_of_game
 from tests.factories import make_league, make_season, make_user, started_game
 
 pytestmark = pytest.mark.django_db

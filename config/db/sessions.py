@@ -1,5 +1,5 @@
 """The session store: Django's database sessions, with the read of a request's session
-written once (``SESSION_ENGINE = "leagues.sessions"``).
+written once (``SESSION_ENGINE = "config.db.sessions"``).
 
 Every signed-in request, and every socket's session check, reads its session row before
 anything else; through the ORM the query compiler cost about twice the read itself
@@ -8,9 +8,10 @@ key that has not expired, of which ``load()`` uses only ``session_data``. The da
 stays the only truth (no cache): a session deleted or expired there is gone at once.
 The stored rows and the cookie are Django's own, so sessions made before stay valid.
 
-A session made before ``leagues.backends.UserBackend`` names Django's ``ModelBackend``;
-it is read as naming ours (its subclass, which reads the same user), since a session
-naming a backend not in ``AUTHENTICATION_BACKENDS`` would be logged out.
+A session made before ``config.db.backends.UserBackend`` names Django's ``ModelBackend``
+(or ours under its old path, ``leagues.backends``); it is read as naming ours (a
+subclass of ``ModelBackend``, which reads the same user), since a session naming a
+backend not in ``AUTHENTICATION_BACKENDS`` would be logged out.
 """
 
 from __future__ import annotations
@@ -20,11 +21,18 @@ from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
 
-_sql: dict[str, str] = {}  # per database vendor
+from config import caches
+from config.db.reads import column
+
+_sql: dict[str, str] = caches.statements("config.db.sessions")  # per database vendor
 
 
-# The backend path of sessions made before leagues.backends, and the one that reads them.
-_RENAMED = {"django.contrib.auth.backends.ModelBackend": "leagues.backends.UserBackend"}
+# The backend paths of sessions made before config.db.backends (Django's own, and ours
+# when it lived in the leagues app), and the one that reads them.
+_RENAMED = {
+    "django.contrib.auth.backends.ModelBackend": "config.db.backends.UserBackend",
+    "leagues.backends.UserBackend": "config.db.backends.UserBackend",
+}
 
 
 def _renamed(data):
@@ -50,11 +58,10 @@ class SessionStore(db.SessionStore):
             q = connection.ops.quote_name
             sql = _sql.get(connection.vendor)
             if sql is None:
-                field = model._meta.get_field
                 sql = _sql[connection.vendor] = (
-                    f"SELECT {q(field('session_data').column)} FROM {q(model._meta.db_table)}"
-                    f" WHERE {q(field('session_key').column)} = %s"
-                    f" AND {q(field('expire_date').column)} > %s"
+                    f"SELECT {q(column(model, 'session_data'))} FROM {q(model._meta.db_table)}"
+                    f" WHERE {q(column(model, 'session_key'))} = %s"
+                    f" AND {q(column(model, 'expire_date'))} > %s"
                 )
             now = model._meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
             with connection.cursor() as cursor:

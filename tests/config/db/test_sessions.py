@@ -1,4 +1,4 @@
-"""leagues.sessions: the session store reads what Django's database store reads (the
+"""config.db.sessions: the session store reads what Django's database store reads (the
 unexpired row of the key), with its SQL written once; the database stays the truth."""
 
 from datetime import timedelta
@@ -9,13 +9,13 @@ from django.contrib.sessions.backends.db import SessionStore as DjangoStore
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from leagues.sessions import SessionStore
+from config.db.sessions import SessionStore
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_is_the_sites_session_engine():
-    assert settings.SESSION_ENGINE == "leagues.sessions"
+    assert settings.SESSION_ENGINE == "config.db.sessions"
 
 
 def test_a_live_session_loads_as_djangos_store_loads_it(django_assert_num_queries):
