@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from typing import Any
 
 from rummy.engine.cards import JOKER_AS, JOKER_PCODE, POINTS, REAL_CARDS, Card
 
+from . import clock
 from .position import Position
 
 #: HiGHS's presolve gave two wrong "optimal" answers in 7,000 of the proof's positions
@@ -129,7 +129,7 @@ def fewest_moved(
 ) -> Programmed | None:
     """The table playing hand cards worth ``points`` (reachable: the count search's
     optimum) that moves the fewest table cards, or None when none was found in time or
-    ``check`` refused what was. Past ``deadline`` (a ``perf_counter`` instant) the best
+    ``check`` refused what was. Past ``deadline`` (an instant of ``clock.now()``) the best
     table found so far is returned, not proven."""
     model = _Model(pos, points, keep)
     quick = model.solve(slots=False, deadline=deadline)
@@ -209,7 +209,7 @@ class _Model:
         self._write(lp, slots)
         options: dict[str, Any] = {"presolve": PRESOLVE}
         if deadline is not None:
-            left = deadline - time.perf_counter()
+            left = clock.wall_seconds(deadline)
             if left <= 0:
                 return None
             options["time_limit"] = left

@@ -19,7 +19,6 @@ with more states (``_wider``, from a few hundredths of a second) and the exact s
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -40,14 +39,17 @@ from rummy.engine.cards import (
 )
 from rummy.engine.errors import RuleError
 
-from . import program, search
+from . import clock, program, search
 from .arrange import TRY_BUDGET, Arranged, arrange
 from .fewest import Fewest
 from .moved import moved_cards
 from .position import Position
 
-#: nothing waits longer than this for an answer (the issue's one second, with room to spare)
+#: the CPU seconds a solve may take (the issue's one second, with room to spare)
 TIME_LIMIT = 0.8
+#: the wall-clock guard, as a multiple of the time limit: only a machine so busy that the
+#: solve gets less than a third of a core reaches it before the CPU limit
+WALL_LIMIT = 3.0
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
 #: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
@@ -142,16 +144,34 @@ def solve(
     deadline: float | None = None,
     keep: Sequence[Card] = (),
     tie_break: float = TIE_BREAK,
+    wall_limit: float | None = None,
 ) -> Solution:
     """The best meld for ``position`` (see the module docstring).
 
-    ``deadline`` is a ``time.perf_counter()`` instant, ``time_limit`` seconds from now
-    otherwise; the earlier wins. ``keep``: hand cards the meld must not play (e.g. a
-    bot's policy of keeping its joker). ``tie_break``: the seconds (within the time limit)
-    the exact tie-break may take. Raises ``SolverError`` for an impossible position
-    (or a ``keep`` card not in the hand).
+    Times are the solving thread's CPU seconds (``clock``), so that a busy machine does
+    not change the answer: ``time_limit`` from now, or ``deadline`` (a ``clock.now()``
+    instant), the earlier wins. ``wall_limit``: the wall-clock seconds after which the
+    solve stops whatever its CPU time (a last guard; ``WALL_LIMIT`` times the time limit
+    by default). ``keep``: hand cards the meld must not play (e.g. a bot's policy of
+    keeping its joker). ``tie_break``: the seconds (within the time limit) the exact
+    tie-break may take. Raises ``SolverError`` for an impossible position (or a ``keep``
+    card not in the hand).
     """
-    start = time.perf_counter()
+    if wall_limit is None:
+        wall_limit = WALL_LIMIT * time_limit
+    with clock.ceiling(wall_limit):
+        return _solve(position, settings, time_limit, deadline, keep, tie_break)
+
+
+def _solve(
+    position: Position,
+    settings: Settings,
+    time_limit: float,
+    deadline: float | None,
+    keep: Sequence[Card],
+    tie_break: float,
+) -> Solution:
+    start = clock.cpu()
     position.check()
     position.check_keep(keep)
     stop = start + time_limit
@@ -187,13 +207,13 @@ def solve(
         proven = False
         states = dfs.visited
         if best is None:
-            return _fallback(position, settings, time.perf_counter() - start, states, keep)
+            return _fallback(position, settings, clock.cpu() - start, states, keep)
     laid = None
     if best is not None:
         # the tie-break: few table cards moved, with what time is left
         laid = arrange(position.table, narrow, best, stop)
         if proven and not laid.proven and tie_break > 0:
-            end = min(stop, time.perf_counter() + tie_break)
+            end = min(stop, clock.now() + tie_break)
             if tie_break >= PROGRAM_FROM and program.ready():
                 laid = _program(position, settings, keep, best.value, laid, end)
             if not laid.proven:
@@ -201,7 +221,7 @@ def solve(
             hopeless = tie_break < SHORT and position.table_cards >= SHORT_SEARCH_BELOW
             if not laid.proven and not hopeless:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
-    return _solution(position, settings, narrow, laid, proven, time.perf_counter() - start, states)
+    return _solution(position, settings, narrow, laid, proven, clock.cpu() - start, states)
 
 
 def _program(
@@ -241,10 +261,10 @@ def _wider(
     per_try = min(WIDE_TRY, int(tie_break * WIDE_STATES_PER_SECOND))
     if per_try <= TRY_BUDGET:
         return laid  # no wider than the quick pass
-    half = min(end, time.perf_counter() + tie_break / 2)
+    half = min(end, clock.now() + tie_break / 2)
     budgets = (per_try, per_try * WIDE_TRIES)
     wide = arrange(pos.table, counts, best, half, budgets)
-    if wide.moved and time.perf_counter() < half:
+    if wide.moved and clock.now() < half:
         # and once more freezing the smallest melds first: the greedy order of freezing
         # is what stands in the way most often (proof, 400 positions at 0.5 s: 174 cards
         # above the fewest in all with one order, 133 with both, as many proven)
@@ -325,7 +345,7 @@ def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
         if not hand[t] or POINTS[t] > spare:
             continue
         most = 0
-        if time.perf_counter() > stop:
+        if clock.now() > stop:
             # each search below visits too few states to look at the clock itself
             raise search.Timeout
         for c in range(1, hand[t] + 1):
