@@ -40,7 +40,8 @@ from rummy.engine.cards import (
 from rummy.engine.errors import RuleError
 
 from . import clock, program, search
-from .arrange import TRY_BUDGET, Arranged, arrange
+from .arrange import TRY_BUDGET, Arranged, arrange, counts_without
+from .build import build_table
 from .fewest import Fewest
 from .moved import moved_cards
 from .position import Position
@@ -63,6 +64,9 @@ TIE_BREAK = 0.005
 #: (``program``: HiGHS proves most full tables in 20-100 ms, but sets up in a few, so
 #: the default 5 ms keeps to the searches); hints (0.25 s) and the proof qualify
 PROGRAM_FROM = 0.05
+#: the CPU seconds the integer program may take to settle a count the search did not
+#: find at once (``_count_by_program``), before the search goes on instead
+PROGRAM_SLICE = 0.06
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
 #: (the four suit relaxations) takes about the 5 ms, and in 608 positions from real play
@@ -199,6 +203,19 @@ def _solve(
             # exhaust the states, and the bounds its predecessors proved are kept.
             dfs.use_futures()
             found = dfs.find(1)
+            if found is not None and found.value < top and program.ready():
+                # The search's bound is weak here: it did not find at once what the
+                # cards could play, and its first arrangement plays less. Its time then
+                # ranges from milliseconds to most of a second, while the integer
+                # program settles nearly every such count in a few; but the program has
+                # a tail of its own, on other positions, so it gets a slice of the time
+                # and, cut short, the search goes on from where it stood (whichever
+                # proves first, in turn).
+                settled = _count_by_program(
+                    position, settings, keep, found, min(stop, clock.now() + PROGRAM_SLICE)
+                )
+                if settled is not None:
+                    best, found = settled, None
         while found is not None:
             best = found
             found = dfs.find(best.value + 1)
@@ -222,6 +239,68 @@ def _solve(
             if not laid.proven and not hopeless:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, clock.cpu() - start, states)
+
+
+def _count_by_program(
+    pos: Position,
+    settings: Settings,
+    keep: Sequence[Card],
+    found: search.Result,
+    stop: float,
+) -> search.Result | None:
+    """The count settled by the integer program (``program.most_points``), given the
+    search's first arrangement ``found``: that one when the program proves it the best,
+    else the program's as the search's result (``_from_program``); None when the program
+    was cut short or its answer does not replay (the search then goes on)."""
+    counted = program.most_points(pos, keep, stop)
+    if counted is None or not counted.proven or counted.points < found.value:
+        return None
+    if counted.points == found.value:
+        return found
+    return _from_program(pos, settings, counted)
+
+
+def _from_program(
+    pos: Position, settings: Settings, counted: program.Counted
+) -> search.Result | None:
+    """The program's melds as the count search's result for the same cards: each
+    layer's choice (hand copies played, table jokers freed, wildcards, copies into
+    groups, aces kept for a run's high end), so that ``build`` and the tie-break can use
+    it; None unless the table ``build`` writes from it is one the engine accepts,
+    playing the program's points."""
+    hand = [t for t in range(52) for _ in range(counted.played[t])]
+    counts = counts_without(pos.table, set(), hand, counted.jokers)
+    grouped = [0] * 52
+    high = [0] * 4
+    for tpl, copies in counted.melds:
+        if len({t % 13 for t in tpl}) == 1:
+            for t in tpl:
+                grouped[t] += copies
+        elif tpl[-1] % 13 == 0:
+            high[tpl[0] // 13] += copies  # a run ending at the high ace (R4.3)
+    choices = {}
+    wild_used = freed_all = 0
+    for p, s in search.LAYERS:
+        if p == 14:
+            choices[(p, s)] = search.Choice(0, 0, 0, 0, 0)
+            continue
+        t = search._pcode(p, s)
+        used = counts.hand[t]
+        freed = min(counts.jokers[t], counts.table[t] + used)
+        wild = counted.declared[t] - (counts.jokers[t] - freed)
+        if wild < 0:
+            return None
+        choices[(p, s)] = search.Choice(used, high[s] if p == 1 else 0, wild, grouped[t], freed)
+        wild_used += wild
+        freed_all += freed
+    result = search.Result(counted.points, choices, wild_used, freed_all, 0)
+    try:
+        table = build_table(counts, result)
+    except (IndexError, KeyError, ValueError, AssertionError):
+        return None
+    if not _same_cards(pos, settings, table, counted.points):
+        return None
+    return result
 
 
 def _program(
