@@ -196,26 +196,23 @@ def _solve(
             found = dfs.find(max(1, top), budget=QUICK)
         except search.Budget:
             found = None
-        if found is None:
-            # Not at once: bound every state by the suits' relaxations, take the first
-            # arrangement the search meets (it plays the most cards it can first), then
-            # ask for one point more until none exists; only that last search must
-            # exhaust the states, and the bounds its predecessors proved are kept.
+        if found is None and top > 0 and program.ready():
+            # Not at once: the search's bound is weak here (the cards that could fit do
+            # not all fit). Its time then ranges from milliseconds to most of a second,
+            # while the integer program settles nearly every such count in a few; but
+            # the program has a tail of its own, on other positions, so it gets a slice
+            # of the time and, cut short, the search goes on (whichever proves first,
+            # in turn).
+            best = _count_by_program(
+                position, settings, keep, min(stop, clock.now() + PROGRAM_SLICE)
+            )
+        if found is None and best is None:
+            # Bound every state by the suits' relaxations, take the first arrangement
+            # the search meets (it plays the most cards it can first), then ask for one
+            # point more until none exists; only that last search must exhaust the
+            # states, and the bounds its predecessors proved are kept.
             dfs.use_futures()
             found = dfs.find(1)
-            if found is not None and found.value < top and program.ready():
-                # The search's bound is weak here: it did not find at once what the
-                # cards could play, and its first arrangement plays less. Its time then
-                # ranges from milliseconds to most of a second, while the integer
-                # program settles nearly every such count in a few; but the program has
-                # a tail of its own, on other positions, so it gets a slice of the time
-                # and, cut short, the search goes on from where it stood (whichever
-                # proves first, in turn).
-                settled = _count_by_program(
-                    position, settings, keep, found, min(stop, clock.now() + PROGRAM_SLICE)
-                )
-                if settled is not None:
-                    best, found = settled, None
         while found is not None:
             best = found
             found = dfs.find(best.value + 1)
@@ -242,21 +239,14 @@ def _solve(
 
 
 def _count_by_program(
-    pos: Position,
-    settings: Settings,
-    keep: Sequence[Card],
-    found: search.Result,
-    stop: float,
+    pos: Position, settings: Settings, keep: Sequence[Card], stop: float
 ) -> search.Result | None:
-    """The count settled by the integer program (``program.most_points``), given the
-    search's first arrangement ``found``: that one when the program proves it the best,
-    else the program's as the search's result (``_from_program``); None when the program
-    was cut short or its answer does not replay (the search then goes on)."""
+    """The count settled by the integer program (``program.most_points``), as the
+    search's result (``_from_program``); None when the program was cut short, found no
+    meld (the search proves that quickly itself) or its answer does not replay."""
     counted = program.most_points(pos, keep, stop)
-    if counted is None or not counted.proven or counted.points < found.value:
+    if counted is None or not counted.proven or counted.points == 0:
         return None
-    if counted.points == found.value:
-        return found
     return _from_program(pos, settings, counted)
 
 
