@@ -49,8 +49,9 @@ from .position import Position
 #: the CPU seconds a solve may take (the issue's one second, with room to spare)
 TIME_LIMIT = 0.8
 #: the wall-clock guard, as a multiple of the time limit: only a machine so busy that the
-#: solve gets less than a third of a core reaches it before the CPU limit
-WALL_LIMIT = 3.0
+#: solve gets less than a tenth of a core reaches it before the CPU limit (the shared
+#: 2-core machine, at a load of 20, gave a solve about a tenth)
+WALL_LIMIT = 10.0
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
 #: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
@@ -67,6 +68,10 @@ PROGRAM_FROM = 0.05
 #: the CPU seconds the integer program may take to settle a count the search did not
 #: find at once (``_count_by_program``), before the search goes on instead
 PROGRAM_SLICE = 0.06
+#: ... on a table of at least ``PROGRAM_TABLE`` cards, or with a hand of at least
+#: ``PROGRAM_HAND`` cards on a table not empty (``_program_first``)
+PROGRAM_TABLE = 30
+PROGRAM_HAND = 15
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
 #: (the four suit relaxations) takes about the 5 ms, and in 608 positions from real play
@@ -196,7 +201,7 @@ def _solve(
             found = dfs.find(max(1, top), budget=QUICK)
         except search.Budget:
             found = None
-        if found is None and top > 0 and program.ready():
+        if found is None and top > 0 and _program_first(position) and program.ready():
             # Not at once: the search's bound is weak here (the cards that could fit do
             # not all fit). Its time then ranges from milliseconds to most of a second,
             # while the integer program settles nearly every such count in a few; but
@@ -236,6 +241,16 @@ def _solve(
             if not laid.proven and not hopeless:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, clock.cpu() - start, states)
+
+
+def _program_first(pos: Position) -> bool:
+    """Whether a count the search did not find at once goes to the program first. On
+    an empty or small table with a small hand the search has few states and finishes
+    in a few milliseconds even so, sooner than the program is set up and solved; its
+    slow tail is on the tables of a mid-game and on big hands."""
+    return pos.table_cards >= PROGRAM_TABLE or (
+        pos.table_cards > 0 and len(pos.hand) >= PROGRAM_HAND
+    )
 
 
 def _count_by_program(
