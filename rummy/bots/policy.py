@@ -18,7 +18,8 @@ from rummy.engine.bots import hand_groups
 from rummy.engine.cards import JOKER, Card
 from rummy.solver import Solution, position_from_view, solve
 
-#: the solver's time limit for a bot's turn: well under the issue's one second
+#: the solver's time limit for a bot's turn, in the solve's own CPU seconds (so that a
+#: busy server does not make the bots play worse): well under the issue's one second
 TIME_LIMIT = 0.5
 
 

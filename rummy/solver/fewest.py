@@ -71,7 +71,6 @@ every table it writes moves at most its cost), for when the one-card bound fails
 from __future__ import annotations
 
 import itertools
-import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -80,6 +79,7 @@ from typing import Any
 from rummy.engine.cards import JOKER_AS, POINTS, REAL_CARDS, Card
 from rummy.engine.melds import meld_kind
 
+from . import clock
 from .search import (
     _DEAD,
     _G_ORDER,
@@ -401,7 +401,7 @@ class Fewest:
         self.visited += 1
         # every state: making a state's children may take a tenth of a millisecond, so
         # a coarser check would overrun the deadline by milliseconds
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and clock.now() > self.deadline:
             raise Timeout
         path = self.path
         for child, gain, step in self._children(li, state, val):
@@ -524,7 +524,7 @@ class Fewest:
             local = []
             deadline = self.deadline
             for blocks, nrank, dcost, dec in self._decisions(li, suit, rank, most):
-                if deadline is not None and time.perf_counter() > deadline:
+                if deadline is not None and clock.now() > deadline:
                     raise Timeout
                 local.extend(self._flow(p, s, w, f, suit, blocks, nrank, dcost, dec))
             self.local[part] = local

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from typing import Any
 
 from rummy.engine.cards import JOKER_AS, JOKER_PCODE, POINTS, REAL_CARDS, Card
 
+from . import clock
 from .position import Position
 
 #: HiGHS's presolve gave two wrong "optimal" answers in 7,000 of the proof's positions
@@ -129,7 +129,7 @@ def fewest_moved(
 ) -> Programmed | None:
     """The table playing hand cards worth ``points`` (reachable: the count search's
     optimum) that moves the fewest table cards, or None when none was found in time or
-    ``check`` refused what was. Past ``deadline`` (a ``perf_counter`` instant) the best
+    ``check`` refused what was. Past ``deadline`` (an instant of ``clock.now()``) the best
     table found so far is returned, not proven."""
     model = _Model(pos, points, keep)
     quick = model.solve(slots=False, deadline=deadline)
@@ -156,6 +156,141 @@ def fewest_moved(
     if best is None or moved < best.moved:
         return Programmed(table, moved, False)
     return best
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The count as the program found it: the most points the meld can play
+    (``points``, 0 when no meld exists), the hand's real cards it plays (``played[t]``
+    copies of pcode ``t``), its hand jokers played, the melds at the end (each meld's
+    cards by pcode, and its copies) and the jokers declared as each card at the end;
+    ``proven`` when HiGHS proved that the most."""
+
+    points: int
+    played: tuple[int, ...]
+    jokers: int
+    proven: bool
+    melds: tuple[tuple[tuple[int, ...], int], ...] = ()
+    declared: tuple[int, ...] = (0,) * 52
+
+
+def most_points(
+    pos: Position, keep: Sequence[Card] = (), deadline: float | None = None
+) -> Counted | None:
+    """The count (R7.1) as an integer program: the most points of hand cards the meld
+    can play, and which cards play them; None when HiGHS was cut short before it found
+    any meld (or past ``deadline``, an instant of ``clock.now()``, before it started).
+
+    The columns: ``x[k]`` copies of meld ``k`` (only those the cards to be had can fill:
+    a copy needs each of its cards once more, a real one or a joker), ``u[t]`` real
+    ``t`` played from the hand, ``e[t]`` jokers declared ``t`` at the end; the rows
+    those of ``_Model`` without the partners, the points maximised instead of fixed.
+    Written with numpy, not row by row: set up in a millisecond or two, so that the
+    program is no slower to ask than a plain one."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import csr_array, eye_array, hstack, vstack
+
+    real = np.zeros(52)
+    declared = np.zeros(52)
+    hand = np.zeros(52)
+    for m in pos.table:
+        for c in m:
+            if c.joker:
+                declared[c.ecode] += 1
+            else:
+                real[c.pcode] += 1
+    hand_jokers = 0
+    kept = Counter(c.pcode for c in keep)
+    for c in pos.hand:
+        if kept[c.pcode]:
+            kept[c.pcode] -= 1
+        elif c.joker:
+            hand_jokers += 1
+        else:
+            hand[c.pcode] += 1
+    table_jokers = int(declared.sum())
+    jokers = table_jokers + hand_jokers
+    holds = _incidence()
+    avail = real + hand
+    copies = np.zeros(len(TEMPLATES))
+    for copy in range(1, 2 * pos.decks + 1):  # two real copies and two jokers at most
+        copies += holds @ np.maximum(0, copy - avail) <= jokers
+    chosen = np.flatnonzero(copies)
+    ax = csr_array(holds[chosen].T)  # card t held by meld k
+    if np.any((real > 0) & (ax.sum(axis=1) == 0)):
+        return None  # a table card no meld could hold: not a position the engine made
+    nx = len(chosen)
+    ne = 52 if jokers else 0
+    inf = float("inf")
+    eye = eye_array(52, format="csr")
+    # every card's places are filled: the copies holding t, less u[t] and e[t], are the
+    # real t on the table (R5.2 b, c)
+    blocks = [[ax, -eye] + ([-eye] if ne else [])]
+    low, high = [real], [real]
+    if ne:
+        # R5.2 d: K[t] - e[t] jokers freed need as many real t at the end
+        rows = np.flatnonzero(declared)
+        pick = eye[rows]
+        blocks.append([csr_array((len(rows), nx)), pick, pick])
+        low.append(declared[rows] - real[rows])
+        high.append(np.full(len(rows), inf))
+        # the table's jokers stay in play; the hand's may be played
+        blocks.append([csr_array((1, nx)), csr_array((1, 52)), csr_array(np.ones((1, 52)))])
+        low.append(np.array([table_jokers]))
+        high.append(np.array([jokers]))
+    # R5.2 a: at least one hand card (a hand joker is one: e beyond the table's jokers)
+    blocks.append(
+        [csr_array((1, nx)), csr_array(np.ones((1, 52)))]
+        + ([csr_array(np.ones((1, 52)))] if ne else [])
+    )
+    low.append(np.array([1 + table_jokers]))
+    high.append(np.array([inf]))
+    matrix = vstack([hstack(row, format="csr") for row in blocks], format="csr")
+    cost = np.concatenate([np.zeros(nx), -np.array(POINTS[:52], dtype=float), np.full(ne, -25.0)])
+    lo = np.zeros(nx + 52 + ne)
+    hi = np.concatenate([copies[chosen], hand, np.full(ne, float(jokers))])
+    options: dict[str, Any] = {"presolve": PRESOLVE}
+    if deadline is not None:
+        left = clock.wall_seconds(deadline)
+        if left <= 0:
+            return None
+        options["time_limit"] = left
+    res = milp(
+        cost,
+        constraints=LinearConstraint(matrix, np.concatenate(low), np.concatenate(high)),
+        integrality=np.ones(nx + 52 + ne),
+        bounds=Bounds(lo, hi),
+        options=options,
+    )
+    if res.status == 2:  # infeasible: no meld
+        return Counted(0, (0,) * 52, 0, True)
+    if res.x is None or res.status not in (0, 1):
+        return None
+    values = np.rint(res.x).astype(int)
+    if np.any(values < lo - 0.5) or np.any(values > hi + 0.5):
+        return None  # outside its bounds (see PRESOLVE): not trusted
+    played = tuple(int(v) for v in values[nx : nx + 52])
+    wild = tuple(int(v) for v in values[nx + 52 :]) if ne else (0,) * 52
+    melds = tuple((TEMPLATES[k], int(v)) for k, v in zip(chosen, values[:nx], strict=True) if v)
+    played_jokers = sum(wild) - table_jokers
+    points = sum(POINTS[t] * n for t, n in enumerate(played)) + 25 * played_jokers
+    return Counted(points, played, played_jokers, res.status == 0, melds, wild)
+
+
+_HOLDS: list[Any] = []
+
+
+def _incidence() -> Any:
+    """``TEMPLATES`` as a matrix: row ``k`` holds a 1 at each card of meld ``k``."""
+    if not _HOLDS:
+        import numpy as np
+
+        holds = np.zeros((len(TEMPLATES), 52))
+        for k, tpl in enumerate(TEMPLATES):
+            holds[k, list(tpl)] = 1
+        _HOLDS.append(holds)
+    return _HOLDS[0]
 
 
 class _Model:
@@ -209,7 +344,7 @@ class _Model:
         self._write(lp, slots)
         options: dict[str, Any] = {"presolve": PRESOLVE}
         if deadline is not None:
-            left = deadline - time.perf_counter()
+            left = clock.wall_seconds(deadline)
             if left <= 0:
                 return None
             options["time_limit"] = left

@@ -33,11 +33,12 @@ bounds what its later cards can add, and drops a state whose runs can no longer 
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rummy.engine.cards import POINTS
+
+from . import clock
 
 JOKER_POINTS = 25  # R1.3
 MAX_RUNS = 4  # per suit and position: two real copies and two jokers at most (R1.2)
@@ -167,7 +168,8 @@ def run(
     deadline: float | None = None,
 ) -> Result | None:
     """The best arrangement worth at least ``need`` points played, or None if there is none
-    (exact unless ``width`` is set). Raises ``Timeout`` past ``deadline`` (perf_counter)."""
+    (exact unless ``width`` is set). Raises ``Timeout`` past ``deadline`` (an instant of
+    ``clock.now()``)."""
     table, hand, jok = counts.table, counts.hand, counts.jokers
     extra = counts.extra_real or (0,) * 52
     wmax = wild_cap(counts)
@@ -187,7 +189,7 @@ def run(
     backs: list[dict[int, tuple[int, tuple[int, int, int, int, int]]]] = []
     biggest = 1
     for li, (p, s) in enumerate(LAYERS):
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             raise Timeout
         t = _pcode(p, s)
         shift = 10 * s
@@ -211,7 +213,7 @@ def run(
         tick = 0
         for key, val in cur.items():
             tick += 1
-            if deadline is not None and tick & 255 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and tick & 255 == 0 and clock.now() > deadline:
                 raise Timeout
             field = (key >> shift) & _SUIT_MASK
             runs, kept = field & 127, field >> 7
@@ -438,7 +440,7 @@ def suit_futures(
     reach: list[set[int]] = [set() for _ in range(16)]
     reach[1] = {0}
     for p in range(1, 15):
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             raise Timeout
         nxt = reach[p + 1]
         for field in reach[p]:
@@ -459,7 +461,7 @@ def suit_futures(
     out[15] = {f: [0 if f in CLOSED else _DEAD] * (wmax + 1) for f in reach[15]}
     bs = range(wmax + 1)
     for p in range(14, 0, -1):
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             raise Timeout
         later = out[p + 1]
         here = out[p]
@@ -696,11 +698,7 @@ class DepthFirst:
         if self.budget is not None and self.visited > self.budget:
             raise Budget
         self.ticks += 1
-        if (
-            self.deadline is not None
-            and self.ticks & 255 == 0
-            and time.perf_counter() > self.deadline
-        ):
+        if self.deadline is not None and self.ticks & 255 == 0 and clock.now() > self.deadline:
             raise Timeout
         shift = 10 * LAYERS[li][1]
         field = (key >> shift) & _SUIT_MASK

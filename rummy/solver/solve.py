@@ -19,7 +19,6 @@ with more states (``_wider``, from a few hundredths of a second) and the exact s
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -40,14 +39,19 @@ from rummy.engine.cards import (
 )
 from rummy.engine.errors import RuleError
 
-from . import program, search
-from .arrange import TRY_BUDGET, Arranged, arrange
+from . import clock, program, search
+from .arrange import TRY_BUDGET, Arranged, arrange, counts_without
+from .build import build_table
 from .fewest import Fewest
 from .moved import moved_cards
 from .position import Position
 
-#: nothing waits longer than this for an answer (the issue's one second, with room to spare)
+#: the CPU seconds a solve may take (the issue's one second, with room to spare)
 TIME_LIMIT = 0.8
+#: the wall-clock guard, as a multiple of the time limit: only a machine so busy that the
+#: solve gets less than a tenth of a core reaches it before the CPU limit (the shared
+#: 2-core machine, at a load of 20, gave a solve about a tenth)
+WALL_LIMIT = 10.0
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
 #: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
@@ -61,6 +65,13 @@ TIE_BREAK = 0.005
 #: (``program``: HiGHS proves most full tables in 20-100 ms, but sets up in a few, so
 #: the default 5 ms keeps to the searches); hints (0.25 s) and the proof qualify
 PROGRAM_FROM = 0.05
+#: the CPU seconds the integer program may take to settle a count the search did not
+#: find at once (``_count_by_program``), before the search goes on instead
+PROGRAM_SLICE = 0.06
+#: ... on a table of at least ``PROGRAM_TABLE`` cards, or with a hand of at least
+#: ``PROGRAM_HAND`` cards on a table not empty (``_program_first``)
+PROGRAM_TABLE = 30
+PROGRAM_HAND = 15
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
 #: (the four suit relaxations) takes about the 5 ms, and in 608 positions from real play
@@ -142,16 +153,34 @@ def solve(
     deadline: float | None = None,
     keep: Sequence[Card] = (),
     tie_break: float = TIE_BREAK,
+    wall_limit: float | None = None,
 ) -> Solution:
     """The best meld for ``position`` (see the module docstring).
 
-    ``deadline`` is a ``time.perf_counter()`` instant, ``time_limit`` seconds from now
-    otherwise; the earlier wins. ``keep``: hand cards the meld must not play (e.g. a
-    bot's policy of keeping its joker). ``tie_break``: the seconds (within the time limit)
-    the exact tie-break may take. Raises ``SolverError`` for an impossible position
-    (or a ``keep`` card not in the hand).
+    Times are the solving thread's CPU seconds (``clock``), so that a busy machine does
+    not change the answer: ``time_limit`` from now, or ``deadline`` (a ``clock.now()``
+    instant), the earlier wins. ``wall_limit``: the wall-clock seconds after which the
+    solve stops whatever its CPU time (a last guard; ``WALL_LIMIT`` times the time limit
+    by default). ``keep``: hand cards the meld must not play (e.g. a bot's policy of
+    keeping its joker). ``tie_break``: the seconds (within the time limit) the exact
+    tie-break may take. Raises ``SolverError`` for an impossible position (or a ``keep``
+    card not in the hand).
     """
-    start = time.perf_counter()
+    if wall_limit is None:
+        wall_limit = WALL_LIMIT * time_limit
+    with clock.ceiling(wall_limit):
+        return _solve(position, settings, time_limit, deadline, keep, tie_break)
+
+
+def _solve(
+    position: Position,
+    settings: Settings,
+    time_limit: float,
+    deadline: float | None,
+    keep: Sequence[Card],
+    tie_break: float,
+) -> Solution:
+    start = clock.cpu()
     position.check()
     position.check_keep(keep)
     stop = start + time_limit
@@ -172,11 +201,21 @@ def solve(
             found = dfs.find(max(1, top), budget=QUICK)
         except search.Budget:
             found = None
-        if found is None:
-            # Not at once: bound every state by the suits' relaxations, take the first
-            # arrangement the search meets (it plays the most cards it can first), then
-            # ask for one point more until none exists; only that last search must
-            # exhaust the states, and the bounds its predecessors proved are kept.
+        if found is None and top > 0 and _program_first(position) and program.ready():
+            # Not at once: the search's bound is weak here (the cards that could fit do
+            # not all fit). Its time then ranges from milliseconds to most of a second,
+            # while the integer program settles nearly every such count in a few; but
+            # the program has a tail of its own, on other positions, so it gets a slice
+            # of the time and, cut short, the search goes on (whichever proves first,
+            # in turn).
+            best = _count_by_program(
+                position, settings, keep, min(stop, clock.now() + PROGRAM_SLICE)
+            )
+        if found is None and best is None:
+            # Bound every state by the suits' relaxations, take the first arrangement
+            # the search meets (it plays the most cards it can first), then ask for one
+            # point more until none exists; only that last search must exhaust the
+            # states, and the bounds its predecessors proved are kept.
             dfs.use_futures()
             found = dfs.find(1)
         while found is not None:
@@ -187,13 +226,13 @@ def solve(
         proven = False
         states = dfs.visited
         if best is None:
-            return _fallback(position, settings, time.perf_counter() - start, states, keep)
+            return _fallback(position, settings, clock.cpu() - start, states, keep)
     laid = None
     if best is not None:
         # the tie-break: few table cards moved, with what time is left
         laid = arrange(position.table, narrow, best, stop)
         if proven and not laid.proven and tie_break > 0:
-            end = min(stop, time.perf_counter() + tie_break)
+            end = min(stop, clock.now() + tie_break)
             if tie_break >= PROGRAM_FROM and program.ready():
                 laid = _program(position, settings, keep, best.value, laid, end)
             if not laid.proven:
@@ -201,7 +240,72 @@ def solve(
             hopeless = tie_break < SHORT and position.table_cards >= SHORT_SEARCH_BELOW
             if not laid.proven and not hopeless:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
-    return _solution(position, settings, narrow, laid, proven, time.perf_counter() - start, states)
+    return _solution(position, settings, narrow, laid, proven, clock.cpu() - start, states)
+
+
+def _program_first(pos: Position) -> bool:
+    """Whether a count the search did not find at once goes to the program first. On
+    an empty or small table with a small hand the search has few states and finishes
+    in a few milliseconds even so, sooner than the program is set up and solved; its
+    slow tail is on the tables of a mid-game and on big hands."""
+    return pos.table_cards >= PROGRAM_TABLE or (
+        pos.table_cards > 0 and len(pos.hand) >= PROGRAM_HAND
+    )
+
+
+def _count_by_program(
+    pos: Position, settings: Settings, keep: Sequence[Card], stop: float
+) -> search.Result | None:
+    """The count settled by the integer program (``program.most_points``), as the
+    search's result (``_from_program``); None when the program was cut short, found no
+    meld (the search proves that quickly itself) or its answer does not replay."""
+    counted = program.most_points(pos, keep, stop)
+    if counted is None or not counted.proven or counted.points == 0:
+        return None
+    return _from_program(pos, settings, counted)
+
+
+def _from_program(
+    pos: Position, settings: Settings, counted: program.Counted
+) -> search.Result | None:
+    """The program's melds as the count search's result for the same cards: each
+    layer's choice (hand copies played, table jokers freed, wildcards, copies into
+    groups, aces kept for a run's high end), so that ``build`` and the tie-break can use
+    it; None unless the table ``build`` writes from it is one the engine accepts,
+    playing the program's points."""
+    hand = [t for t in range(52) for _ in range(counted.played[t])]
+    counts = counts_without(pos.table, set(), hand, counted.jokers)
+    grouped = [0] * 52
+    high = [0] * 4
+    for tpl, copies in counted.melds:
+        if len({t % 13 for t in tpl}) == 1:
+            for t in tpl:
+                grouped[t] += copies
+        elif tpl[-1] % 13 == 0:
+            high[tpl[0] // 13] += copies  # a run ending at the high ace (R4.3)
+    choices = {}
+    wild_used = freed_all = 0
+    for p, s in search.LAYERS:
+        if p == 14:
+            choices[(p, s)] = search.Choice(0, 0, 0, 0, 0)
+            continue
+        t = search._pcode(p, s)
+        used = counts.hand[t]
+        freed = min(counts.jokers[t], counts.table[t] + used)
+        wild = counted.declared[t] - (counts.jokers[t] - freed)
+        if wild < 0:
+            return None
+        choices[(p, s)] = search.Choice(used, high[s] if p == 1 else 0, wild, grouped[t], freed)
+        wild_used += wild
+        freed_all += freed
+    result = search.Result(counted.points, choices, wild_used, freed_all, 0)
+    try:
+        table = build_table(counts, result)
+    except (IndexError, KeyError, ValueError, AssertionError):
+        return None
+    if not _same_cards(pos, settings, table, counted.points):
+        return None
+    return result
 
 
 def _program(
@@ -241,10 +345,10 @@ def _wider(
     per_try = min(WIDE_TRY, int(tie_break * WIDE_STATES_PER_SECOND))
     if per_try <= TRY_BUDGET:
         return laid  # no wider than the quick pass
-    half = min(end, time.perf_counter() + tie_break / 2)
+    half = min(end, clock.now() + tie_break / 2)
     budgets = (per_try, per_try * WIDE_TRIES)
     wide = arrange(pos.table, counts, best, half, budgets)
-    if wide.moved and time.perf_counter() < half:
+    if wide.moved and clock.now() < half:
         # and once more freezing the smallest melds first: the greedy order of freezing
         # is what stands in the way most often (proof, 400 positions at 0.5 s: 174 cards
         # above the fewest in all with one order, 133 with both, as many proven)
@@ -325,7 +429,7 @@ def _playable(counts: search.Counts, points: int, stop: float) -> list[int]:
         if not hand[t] or POINTS[t] > spare:
             continue
         most = 0
-        if time.perf_counter() > stop:
+        if clock.now() > stop:
             # each search below visits too few states to look at the clock itself
             raise search.Timeout
         for c in range(1, hand[t] + 1):

@@ -2,6 +2,7 @@
 its own seat's view."""
 
 import random
+import time
 from dataclasses import replace
 
 import pytest
@@ -100,3 +101,21 @@ def test_a_bot_reads_only_its_own_view(level, seed):
     assert choose(seat_view(state, seat), level, random.Random(seed), time_limit=60) == choose(
         seat_view(other, seat), level, random.Random(seed), time_limit=60
     )
+
+
+def test_a_busy_machine_does_not_change_a_bots_meld(monkeypatch):
+    # The solver's time limit counts its own CPU time: with the wall clock running eight
+    # times as fast as the bot's thread (a busy server), the bot plays the same meld.
+    from rummy.solver import program
+    from tests.solver.test_tie_break import FULL_HAND, FULL_TABLE
+
+    program.load()  # both solves alike, with the program (it loads in the background)
+    state = after_draw([FULL_HAND, "KS QS JS", "9H 9H"], table=FULL_TABLE, stock="6S 4H")
+    calm = choose(seat_view(state, 0), Level.EXPERT, random.Random(1))
+    cpu0, real = time.thread_time(), time.perf_counter
+    with monkeypatch.context() as m:
+        # other work takes 7 s of wall time for each second of the bot's CPU time
+        m.setattr(time, "perf_counter", lambda: real() + 7 * (time.thread_time() - cpu0))
+        loaded = choose(seat_view(state, 0), Level.EXPERT, random.Random(1))
+    assert loaded == calm
+    apply_action(state, 0, loaded)  # legal

@@ -7,13 +7,13 @@ rummy.solver.moved."""
 import importlib
 import random
 import threading
-import time
 
 import pytest
 
 from bench.solver_ilp import best_played_and_moved
 from rummy.engine import DEFAULT_SETTINGS, Settings, apply_action, hand_points, parse_cards
 from rummy.solver import Position, program, solve
+from rummy.solver import clock as solver_clock
 from rummy.solver.moved import moved_cards
 from rummy.solver.samples import play_positions, sized_position
 from rummy.solver.solve import _moved, position_state
@@ -172,7 +172,7 @@ def test_a_table_the_engine_refuses_is_not_returned():
 
 def test_past_its_deadline_it_gives_nothing():
     pos = Position.of(["8H *9H 10H", "4C 5C 6C"], "9H 7C")
-    assert _fewest(pos, deadline=time.perf_counter() - 1) is None
+    assert _fewest(pos, deadline=solver_clock.now() - 1) is None
 
 
 def test_cut_short_it_returns_the_best_found_not_proven(monkeypatch):
@@ -232,3 +232,73 @@ def test_scipy_is_loaded_in_the_background_the_first_time(monkeypatch):
     go.set()
     program._loading.join(5)
     assert program.ready() is True
+
+
+# -- the count as an integer program: a count the search does not find at once ---------
+
+
+def test_the_count_program_agrees_with_the_proofs_program():
+    from bench.solver_ilp import best_played
+
+    rng = random.Random(3)
+    for table in (0, 20, 40, 60, 80):
+        for hand in (4, 12, 18):
+            _state, _seat, pos = sized_position(rng, table, hand, players=4)
+            counted = program.most_points(pos)
+            assert counted is not None and counted.proven
+            assert counted.points == best_played(pos), pos
+            # its cards and melds say the same
+            assert (
+                sum(counted.played) + counted.jokers
+                == sum(n * (len(tpl)) for tpl, n in counted.melds) - pos.table_cards
+            )
+
+
+def test_no_meld_is_proven_by_the_count_program():
+    pos = Position.of(["2H 3H 4H"], "9S KD")
+    counted = program.most_points(pos)
+    assert counted is not None and (counted.points, counted.proven) == (0, True)
+
+
+def test_the_count_programs_melds_replay_as_the_searchs_result():
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    counted = program.most_points(pos)
+    result = solve_module._from_program(pos, Settings(), counted)
+    assert result is not None and result.value == counted.points
+
+
+def test_a_count_the_search_does_not_find_at_once_is_settled_by_the_program(monkeypatch):
+    # The search's first arrangement here plays 16 of the 57 points its bound allows; it
+    # then climbs one point at a time for about a hundred milliseconds. The program
+    # settles it; the count is the search's own, and the engine accepts the table.
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    settings = Settings()
+    asked = []
+    real = program.most_points
+    monkeypatch.setattr(
+        program, "most_points", lambda *args, **kw: asked.append(1) or real(*args, **kw)
+    )
+    sol = solve(pos, settings, time_limit=60)
+    assert asked and sol.proven
+    with monkeypatch.context() as m:
+        m.setattr(program, "ready", lambda: False)
+        alone = solve(pos, settings, time_limit=60)
+    assert alone.proven and sol.count == alone.count
+    apply_action(position_state(pos.table, pos.hand, settings), 0, sol.action(knock=False))
+
+
+def test_cut_short_the_count_program_leaves_the_count_to_the_search(monkeypatch):
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    settings = Settings()
+    with monkeypatch.context() as m:
+        m.setattr(program, "ready", lambda: False)
+        alone = solve(pos, settings, time_limit=60)
+    monkeypatch.setattr(program, "most_points", lambda *args, **kw: None)
+    sol = solve(pos, settings, time_limit=60)
+    assert sol.proven and sol.count == alone.count

@@ -3,7 +3,6 @@ moved (rummy.solver.moved defines it). Each answer is applied through the engine
 its figure is checked against the integer program's fewest (bench/solver_ilp.py)."""
 
 import importlib
-import time
 
 import pytest
 
@@ -11,6 +10,7 @@ from bench.solver_ilp import best_played_and_moved
 from rummy.engine import Settings, apply_action, hand_points, parse_cards
 from rummy.engine.cards import format_cards
 from rummy.solver import Position, search, solve
+from rummy.solver import clock as solver_clock
 from rummy.solver.arrange import arrange
 from rummy.solver.fewest import Fewest
 from rummy.solver.moved import kept_cards, moved_cards
@@ -285,7 +285,7 @@ def _exact_search(pos, seconds):
     while found is not None:
         best, found = found, dfs.find(found.value + 1)
     laid = arrange(pos.table, counts, best, None)
-    hand = _playable(counts, best.value, time.perf_counter() + seconds)
+    hand = _playable(counts, best.value, solver_clock.now() + seconds)
     return counts, best.value, laid, hand
 
 
@@ -312,8 +312,8 @@ FULL_HAND = "8C 7S 2C 10S 4C JD 7D 7C 4D 9D 8D AH 2H 8H 10C"
 
 
 class ReadClock:
-    """``time.perf_counter`` for a test: it moves on ``step`` seconds each time it is
-    read, so that what a search does before its deadline depends on how often it looks
+    """The solver's CPU clock (``clock.cpu``) for a test: it moves on ``step`` seconds each
+    time it is read, so that what a search does before its deadline depends on how often it looks
     at the clock, not on the machine's speed or load (tests assert no wall-clock time).
     ``step=0``: a clock that stands still, every deadline far off."""
 
@@ -336,7 +336,7 @@ def test_the_exact_tie_break_keeps_to_its_time_limit(monkeypatch):
     pos = Position.of(FULL_TABLE, FULL_HAND)
     counts, points, laid, hand = _exact_search(pos, 10)
     clock = ReadClock(step=1e-6)
-    monkeypatch.setattr(time, "perf_counter", clock)
+    monkeypatch.setattr(solver_clock, "cpu", clock)
     deadline = clock.now + 0.005
     got = _fewest(pos, Settings(), counts, points, laid, deadline)
     monkeypatch.undo()
@@ -345,9 +345,9 @@ def test_the_exact_tie_break_keeps_to_its_time_limit(monkeypatch):
     assert clock.past(deadline) <= 2  # and stopped at once
     # a deadline already past: the set-up itself stops
     with pytest.raises(search.Timeout):
-        Fewest(pos.table, hand, counts.hand_jokers, points, time.perf_counter(), counts)
+        Fewest(pos.table, hand, counts.hand_jokers, points, solver_clock.now(), counts)
     with pytest.raises(search.Timeout):
-        search.suit_futures(counts, 0, search.wild_cap(counts), time.perf_counter())
+        search.suit_futures(counts, 0, search.wild_cap(counts), solver_clock.now())
 
 
 def test_the_exact_tie_break_looks_near_the_table_it_starts_from():
@@ -355,7 +355,7 @@ def test_the_exact_tie_break_looks_near_the_table_it_starts_from():
     # (65,000 states) here; trying the greedy table's cores first it finds one in tens.
     pos = Position.of(BIG_TABLE, BIG_HAND)
     counts, points, laid, hand = _exact_search(pos, 10)
-    fw = Fewest(pos.table, hand, counts.hand_jokers, points, time.perf_counter() + 60, counts)
+    fw = Fewest(pos.table, hand, counts.hand_jokers, points, solver_clock.now() + 60, counts)
     fw.start_from(laid.table)
     table = fw.find(13)
     assert table is not None and fw.visited < 2000
@@ -376,7 +376,7 @@ def test_by_default_solve_moves_the_fewest_table_cards_where_it_can_prove_it(mon
     # At the default's own pace (how many states it visits, not how fast the machine
     # is: a clock that stands still, so that a loaded machine cannot stop it early).
     with monkeypatch.context() as m:
-        m.setattr(time, "perf_counter", ReadClock(step=0))
+        m.setattr(solver_clock, "cpu", ReadClock(step=0))
         sol = solve(pos, settings)
     assert sol.count == greedy.count and sol.proven
     assert (sol.moved, sol.moved_proven) == (1, True)

@@ -1,0 +1,70 @@
+"""The solver's clock: the CPU time of the thread that solves, so that a time limit
+counts the solve's own work and not its neighbours' (on a busy machine a wall-clock
+limit cuts solves short and their answers come back worse).
+
+Every deadline in the solver is an instant of ``now()``. A solve runs in one thread
+(HiGHS, through scipy, works in the calling thread too), so its thread's CPU time is
+the solve's; a server's worker threads each count their own. Wall-clock time is only a
+last guard: while a solve holds a ``ceiling`` (a ``time.perf_counter`` instant), once
+it is past ``now()`` reads infinity, and so every deadline is past at once.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_local = threading.local()
+
+
+def cpu() -> float:
+    """This thread's CPU time (seconds)."""
+    return time.thread_time()
+
+
+def wall() -> float:
+    """Wall-clock time (seconds)."""
+    return time.perf_counter()
+
+
+def now() -> float:
+    """The solver's time: this thread's CPU time, or infinity past the ceiling."""
+    ceiling = getattr(_local, "ceiling", None)
+    if ceiling is not None and wall() > ceiling[0]:
+        return math.inf
+    return cpu()
+
+
+@contextmanager
+def ceiling(seconds: float) -> Iterator[None]:
+    """A wall-clock ceiling ``seconds`` from now for what runs inside, in this thread
+    (an outer ceiling that is sooner stays)."""
+    outer = getattr(_local, "ceiling", None)
+    start = (wall(), cpu())
+    here = (start[0] + seconds, start)
+    _local.ceiling = here if outer is None or here[0] < outer[0] else outer
+    try:
+        yield
+    finally:
+        _local.ceiling = outer
+
+
+def wall_seconds(deadline: float) -> float:
+    """The wall-clock seconds to give a library that times itself by the wall clock
+    (HiGHS) for the CPU time left before ``deadline``: stretched by how much slower than
+    the CPU the wall clock has run so far in this solve (a busy machine), never past
+    the ceiling."""
+    left = deadline - now()
+    held = getattr(_local, "ceiling", None)
+    if held is None or left <= 0:
+        return left
+    end: float = held[0]
+    wall0: float = held[1][0]
+    cpu0: float = held[1][1]
+    spent_cpu, spent_wall = cpu() - cpu0, wall() - wall0
+    if spent_cpu > 0.001:
+        left *= max(1.0, spent_wall / spent_cpu)
+    return min(left, end - wall())
