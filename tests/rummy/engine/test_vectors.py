@@ -11,7 +11,7 @@ import pytest
 
 from rummy.engine.vectors import run_case, run_files
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 OWN = sorted((Path(__file__).parent / "vectors").glob("*.json"))
 SHARED = REPO.parent / "shared" / "conformance"
 RULE_IDS = [

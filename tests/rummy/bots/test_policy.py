@@ -107,7 +107,7 @@ def test_a_busy_machine_does_not_change_a_bots_meld(monkeypatch):
     # The solver's time limit counts its own CPU time: with the wall clock running eight
     # times as fast as the bot's thread (a busy server), the bot plays the same meld.
     from rummy.solver import program
-    from tests.solver.test_tie_break import FULL_HAND, FULL_TABLE
+    from tests.rummy.solver.test_tie_break import FULL_HAND, FULL_TABLE
 
     program.load()  # both solves alike, with the program (it loads in the background)
     state = after_draw([FULL_HAND, "KS QS JS", "9H 9H"], table=FULL_TABLE, stock="6S 4H")

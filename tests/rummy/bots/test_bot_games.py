@@ -1,9 +1,9 @@
 """Must hold (issue 14): random games between bots of every level at every table size,
 with zero refused bot actions and every invariant of the engine's random-play test
-after every action (tests/engine/test_random_games.py).
+after every action (tests/rummy/engine/test_random_games.py).
 
 A modest number by default (a few seconds); BOT_RANDOM_GAMES=3000 for thousands, e.g.
-    BOT_RANDOM_GAMES=3000 .venv/bin/python -m pytest tests/bots/test_bot_games.py -q
+    BOT_RANDOM_GAMES=3000 .venv/bin/python -m pytest tests/rummy/bots/test_bot_games.py -q
 """
 
 import os
@@ -14,7 +14,7 @@ import pytest
 
 from rummy.bots import Level, play_match
 from rummy.engine import Settings, new_deck
-from tests.engine.test_random_games import check_invariants, check_round_end
+from tests.rummy.engine.test_random_games import check_invariants, check_round_end
 
 GAMES = int(os.environ.get("BOT_RANDOM_GAMES", "32"))
 CHUNKS = 4

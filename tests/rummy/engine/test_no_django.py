@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[2] / "rummy" / "engine"
+ENGINE = Path(__file__).resolve().parents[3] / "rummy" / "engine"
 MODULES = sorted(ENGINE.glob("*.py"))
 
 
