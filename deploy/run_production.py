@@ -40,7 +40,7 @@ WEB_WORKERS = 2
 WEBSOCKET_TIMEOUT = 43200
 # The background worker: one command, so that changing what runs the background work
 # is a one-line change here (and in deploy/systemd/carousel-worker.service).
-WORKER_COMMAND = ["manage.py", "run_clock"]
+WORKER_COMMAND = ["manage.py", "run_worker"]
 READY_TIMEOUT = 90
 
 
