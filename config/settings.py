@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "leagues",
     "rummy",
+    "leagues.ratings",
 ]
 
 MIDDLEWARE = [
