@@ -5,15 +5,19 @@ import datetime
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from leagues.ratings.models import Rating, RatingChange
 from leagues.ratings.rating import places, rate_game, recompute
+from rummy import play
 from rummy.models import Game, Seat
 from rummy.play.bot_seats import bot_user
 from rummy.public import game_finished
 from tests.cast import make_person
+from tests.factories import started_game
 from tests.leagues.conftest import make_game
 
 START = timezone.make_aware(datetime.datetime(2026, 1, 1, 12))
@@ -188,3 +192,30 @@ def test_recompute_follows_the_finishing_order(cast, league, season):
     rate_game(two.pk)
     rate_game(one.pk)
     assert rating(a, league).mu == rate_in_order
+
+
+def test_a_game_ended_early_is_rated_through_the_write_path(
+    cast, league, season, django_capture_on_commit_callbacks
+):
+    """Ended by an admin while a player is absent: rated on the scores as they stood,
+    so that walking away from a losing game does not keep a rating from falling."""
+    a, b = cast["alice"], cast["bob"]
+    game = started_game([a, b], league=league, seed=3)
+    Seat.objects.filter(game=game, user=b).update(timeouts_in_row=Seat.ABSENT_AFTER)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        play.end_early(game.pk, a, game.version)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert rating(a, league).games == rating(b).games == 1
+    assert RatingChange.objects.filter(game=game).count() == 4
+
+
+def test_rating_a_game_takes_the_same_queries_whatever_came_before(cast, league, season):
+    a, b, c = cast["alice"], cast["bob"], cast["carol"]
+    counts = []
+    for minute in range(4):
+        game = finished(league, season, [(a, 170), (b, 60), (c, 20)], minute)
+        with CaptureQueriesContext(connection) as queries:
+            rate_game(game.pk)
+        counts.append(len(queries))
+    assert len(set(counts)) == 1, counts
