@@ -25,6 +25,8 @@ __all__ = [
     "player_game_rows",
     "player_record",
     "player_seats",
+    "rated_game",
+    "rated_games",
     "rule_links",
     "running_games",
     "season_results",
@@ -45,6 +47,29 @@ def season_results(season):
         with_bots = Seat.objects.filter(game_id=OuterRef("game_id")).exclude(bot_level="")
         seats = seats.exclude(Exists(with_bots))
     return seats.select_related("user")
+
+
+def _rated():
+    """Finished league games without a bot at a seat, each with its seats: what ratings
+    rate. Practice games (no league) and voided games are left out; a game with a bot at
+    a seat too, whatever its season says, so that no bot is ever rated. A bot standing in
+    for an absent player leaves the seat that player's (``bot_level`` stays empty)."""
+    with_bots = Seat.objects.filter(game_id=OuterRef("pk")).exclude(bot_level="")
+    return (
+        Game.objects.filter(status=Game.Status.FINISHED, league__isnull=False)
+        .exclude(Exists(with_bots))
+        .prefetch_related("seats")
+    )
+
+
+def rated_game(game_id):
+    """The game ``game_id`` with its seats if ratings rate it (``_rated``), else None."""
+    return _rated().filter(pk=game_id).first()
+
+
+def rated_games():
+    """Every game ratings rate, in the order they finished (the id breaks a tie)."""
+    return _rated().order_by("finished_at", "pk")
 
 
 def running_games(season):

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from leagues import services
 from leagues.forms import SignupForm
 from leagues.models import League, Season, User, reported_time_zone, supported_language
+from leagues.ratings.reads import player_ratings
 from leagues.views import invites
 from rummy.public import (
     player_figures,
@@ -75,7 +76,10 @@ def profile(request, username):
     filters, problems, choices = _game_filters(request, memberships)
     seats = player_seats(player, visible_leagues, **filters)
     page = Paginator(seats, GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    site_rating, league_ratings = player_ratings(player, visible_leagues)
     context = {
+        "site_rating": site_rating,
+        "league_ratings": league_ratings,
         "player": player,
         "memberships": memberships,
         **player_record(player, visible_leagues),

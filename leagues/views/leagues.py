@@ -8,6 +8,7 @@ from leagues import services
 from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
 from leagues.models import League, Season
+from leagues.ratings.reads import leaderboard, with_ratings
 from leagues.standings import TIE_BREAK_DESCRIPTION, past_seasons, standings_for
 from rummy.public import league_games
 
@@ -44,7 +45,9 @@ def league_detail(request, slug):
         "league": league,
         "membership": membership,
         "season": season,
-        "standings": standings_for(season) if season else [],
+        "standings": with_ratings(standings_for(season), league) if season else [],
+        "with_ratings": True,
+        "leaderboard": leaderboard(league),
         "tie_break": TIE_BREAK_DESCRIPTION,
         **league_games(league),
         "past_seasons": past_seasons(league),

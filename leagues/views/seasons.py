@@ -8,6 +8,7 @@ from leagues import seasons as season_service
 from leagues.access import get_league_for_member, membership_for, require_league_admin
 from leagues.forms import SeasonForm
 from leagues.models import Season
+from leagues.ratings.reads import with_ratings
 from leagues.services import LeagueError
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
 from rummy.public import finished_games
@@ -45,7 +46,8 @@ def season_detail(request, slug, pk):
             "league": league,
             "season": season,
             "membership": membership,
-            "standings": standings_for(season),
+            "standings": with_ratings(standings_for(season), league),
+            "with_ratings": True,
             "tie_break": TIE_BREAK_DESCRIPTION,
             "running_games": season_service.running_games(season),
             "finished_games": finished,

@@ -36,7 +36,7 @@ LANGUAGES = ("en", "lv", "et")
 DEMO_PASSWORD = "carousel-demo"
 
 # The demo cast (load_demo) with finished games in the active season, so the
-# standings, the results and the profile's table have rows; and one invite link.
+# standings, the ratings, the results and the profile's table have rows; and one invite link.
 SEED = """
 from django.core.management import call_command
 from django.utils import timezone
@@ -58,6 +58,9 @@ if not league.games.filter(status=Game.Status.FINISHED).exists():
         for number, (name, score, rounds, won) in enumerate(results):
             Seat.objects.create(game=game, user=users[name], number=number,
                                 final_score=score, rounds_won=rounds, is_winner=won)
+# The games above did not go through the write path: rate them (the leaderboard, the
+# standings' rating column and the profile's ratings have rows).
+call_command("recompute_ratings", stdout=open("/dev/null", "w"))
 if not league.invites.exists():
     Invite.objects.create(league=league, created_by=users["alice"], max_uses=5)
 print(json.dumps({"slug": league.slug, "season": season.pk}))

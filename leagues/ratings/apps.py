@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RatingsConfig(AppConfig):
+    # An app of its own (label "ratings") because its history rows point at rummy's
+    # games: its migrations come after both leagues' and rummy's, with no cycle.
+    name = "leagues.ratings"
+    label = "ratings"
+    verbose_name = _("Ratings")
+
+    def ready(self):
+        # Django's place for wiring signals: rummy tells us that a game finished.
+        from leagues.ratings import rating
+        from rummy.public import game_finished
+
+        game_finished.connect(
+            rating.on_game_finished, dispatch_uid="leagues.ratings.rating.on_game_finished"
+        )
