@@ -1,4 +1,4 @@
-"""Bot strength table (issue 14): win rates for each pair of levels, at 2 and 4 players.
+"""Bot strength table: win rates for each pair of levels, at 2 and 4 players.
 
     python -m bench.bot_strength [--games 500] [--seed 1] [--jobs 2] [--time-limit 0.05]
 

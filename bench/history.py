@@ -1,4 +1,4 @@
-"""How long a game's score sheet and one replay step take to render (issue 13: "a replay
+"""How long a game's score sheet and one replay step take to render ("a replay
 step of a 10-round game renders in a few tens of milliseconds"), and in how many queries.
 
     python bench/history.py                    # a 10-round game, 50 requests each

@@ -10,7 +10,7 @@ gives every player a session cookie, starts the servers (DEBUG off, static files
 collected, as in production but over plain HTTP), opens each player's socket as the
 table page does (the game's ``/ws/games/<id>/``, which carries the header's badge too;
 ``--me`` adds a header socket ``/ws/me/`` per player, as a second tab on another page
-holds, and as the table page itself did until issue 11), then for ``--duration``
+holds, and as the table page itself once did), then for ``--duration``
 seconds the player whose view shows a Draw or Pass button POSTs it at once, as the
 table page's HTMX fallback does. It prints actions per second, the move-to-update
 latency (from the POST being sent to each OTHER player's socket frame showing the new

@@ -1,12 +1,11 @@
 """Python's cyclic garbage collector, set for a long-running server process.
 
-Under ``bench/load.py`` the collector took about 7 % of the web workers' CPU per move
-(1.1 of 15 ms; issue 11, docs/benchmarks.md): a move makes thousands of short-lived
-containers (a render's context, the parts, the frames), so the youngest generation
-filled up after 700 of them, about every other move, every tenth of those passes went
-on to the middle generation, and every tenth of those to a full collection that
-walked the whole heap, Django and every module included (about 150,000 objects, 80 to
-160 ms each time).
+Under ``bench/load.py`` the collector took a measurable share of the web workers' CPU
+per move (figures: docs/benchmarks.md): a move makes thousands of short-lived
+containers (a render's context, the parts, the frames), so Python's default youngest
+generation (700 objects) filled up every other move or so, every tenth of those passes
+went on to the middle generation, and every tenth of those to a full collection that
+walked the whole heap, Django and every module included.
 
 So once the process has imported everything (``config.asgi``):
 

@@ -15,8 +15,8 @@ signals, sending and streaming the response) is Django's ASGI handling, unchange
 **The request's thread.** Django runs each request's synchronous code in a thread of its
 own (asgiref's ``ThreadSensitiveContext``): a new one-thread executor per request, and,
 when the request ends, another new thread to wait for that one to stop. Starting and
-stopping those two threads cost about 0.35 ms of CPU a request, most of a trivial
-request's own work. ``RequestThreads`` keeps the idle ones instead: a request still gets
+stopping those two threads cost most of a trivial request's own work
+(docs/benchmarks.md). ``RequestThreads`` keeps the idle ones instead: a request still gets
 a thread of its own (two requests at once never share one, and all of one request's
 synchronous code runs in its thread, as Django's), only not a new one each time.
 """

@@ -159,7 +159,7 @@ CHANNEL_SOCKET_TIMEOUT = 30
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # Redis pub/sub (issue 11, README "The channel layer"): a group send is one
+            # Redis pub/sub (README "The channel layer"): a group send is one
             # PUBLISH, and each process holds its own sockets' group memberships, so a
             # move costs one Redis round trip per group and each process receives it
             # once; the list-based RedisChannelLayer took two to four round trips per

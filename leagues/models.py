@@ -52,7 +52,7 @@ def supported_language(code):
 
 
 class BotLevel(models.TextChoices):
-    """A computer player's level (issue 14): the same values as the pure bots'
+    """A computer player's level: the same values as the pure bots'
     ``rummy.bots.Level`` (a test keeps them equal); the labels are for people."""
 
     BEGINNER = "beginner", _("beginner")
@@ -282,9 +282,9 @@ class Season(models.Model):
         _("time for a turn"), choices=TURN_LIMIT_CHOICES, default=DEFAULT_TURN_SECONDS
     )
     # Off by default: in a league game a hint is the solver's help, which not every
-    # league wants to count towards its standings (issue 14). Practice games always allow.
+    # league wants to count towards its standings. Practice games always allow.
     hints_allowed = models.BooleanField(_("hints allowed"), default=False)
-    # League time policy (issue 15), both off by default: the clock of the player to move
+    # League time policy, both off by default: the clock of the player to move
     # stands still in their quiet hours, and each player may stop their clocks on this
     # many days of the season (``leagues.vacations``; ``rummy.play.pauses`` reads both).
     quiet_pause = models.BooleanField(_("turn clock pauses in quiet hours"), default=False)
@@ -300,7 +300,7 @@ class Season(models.Model):
     champions = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="championships"
     )
-    # Computer players (issue 14). Off by default: a game with a bot at a seat counts
+    # Computer players. Off by default: a game with a bot at a seat counts
     # for nobody's standings, and an absent player's turns wait for the clock.
     bot_games_count = models.BooleanField(
         _("games with bots count toward the standings"), default=False

@@ -1,5 +1,5 @@
 """Quiet hours: a daily window of wall-clock time, in the player's own time zone, when
-nothing should wake them (issue 15, "The player's day").
+nothing should wake them.
 
 A window is a span of instants, not of wall times: it starts at the first moment the
 wall clock shows ``start`` on some day and ends at the first moment it shows ``end``

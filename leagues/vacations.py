@@ -1,4 +1,4 @@
-"""Vacation days (issue 15, "league time policy"): a season gives each player a number
+"""Vacation days: a season gives each player a number
 of days (``Season.vacation_days``, none by default) on which their turn clocks stop.
 
 A vacation is taken ahead (whole days in the player's own time zone, from midnight to

@@ -21,7 +21,7 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
         VOIDED = "voided", _("Voided")
 
-    # None for a practice game (issue 14): one person against bots, in no league; only
+    # None for a practice game: one person against bots, in no league; only
     # its host may see it (rummy.table.access).
     league = models.ForeignKey(
         "leagues.League", on_delete=models.CASCADE, null=True, blank=True, related_name="games"
@@ -169,7 +169,7 @@ class Seat(models.Model):
     # An absent player's seat that a beginner bot plays until they come back (the
     # season's ``bot_stands_in``); cleared by any action of theirs or "I'm back".
     stand_in = models.BooleanField(default=False)
-    # The end of the player's vacation while they are on one (issue 15): copied from
+    # The end of the player's vacation while they are on one: copied from
     # ``leagues.Vacation`` by the write path (``rummy.play.reclock``), so that the game
     # page shows it from the game's own rows, and a change reaches it as a new version.
     away_until = models.DateTimeField(null=True, blank=True)
@@ -213,10 +213,10 @@ class Move(models.Model):
         DEAL = "deal", _("Deal")
         END_EARLY = "end_early", _("Ended early")
         VOID = "void", _("Voided")
-        # The player asked the solver for a hint (issue 14): logged so that the record
+        # The player asked the solver for a hint: logged so that the record
         # says so; it changes no state (``rummy.play.replay`` skips it).
         HINT = "hint", _("Hint")
-        # The turn clock's own entry (issue 15): a seat's vacation began or ended, or the
+        # The turn clock's own entry: a seat's vacation began or ended, or the
         # mover's deadline moved with their paused time (``rummy.play.reclock``). No
         # change to the state (``rummy.play.replay`` skips it).
         CLOCK = "clock", _("Clock")
@@ -375,7 +375,7 @@ class GameReview(models.Model):
 
 
 class TurnReview(models.Model):
-    """One turn position of a finished game, solved after the game (issue 14): what the
+    """One turn position of a finished game, solved after the game: what the
     player chose (``count_left``, the hand's count after it, R7.1) against the best meld
     the solver finds. ``seq`` is the move the player chose there (a meld, or a draw,
     knock or pass that declined to meld). The hand and the table are those the seat saw

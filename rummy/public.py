@@ -40,7 +40,7 @@ __all__ = [
 def season_results(season):
     """Every seat of every finished game of ``season``, with its user: what the
     standings add up. A game with a bot at a seat counts only if the season says so
-    (``bot_games_count``, off by default; issue 14); a bot standing in for an absent
+    (``bot_games_count``, off by default); a bot standing in for an absent
     player does not make it a game with bots: the seat is still that player's."""
     seats = Seat.objects.filter(game__season=season, game__status=Game.Status.FINISHED)
     if not season.bot_games_count:

@@ -1,5 +1,5 @@
 """config.handler: under ASGI a request's middleware chain and view run in one trip to
-the sync thread (issue 11), with Django's own answers: a page, a redirect, a 404; and a
+the sync thread, with Django's own answers: a page, a redirect, a 404; and a
 request's thread is one kept from an earlier request, never one another request is
 using."""
 

@@ -1,4 +1,4 @@
-"""Issue 12, "A favicon and app icons": every page's head links the icons, the files are
+"""A favicon and app icons: every page's head links the icons, the files are
 there at the sizes they claim, and /favicon.ico (which browsers ask for on a first visit
 whatever the page links) answers with the icon instead of a 404."""
 

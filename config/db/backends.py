@@ -2,7 +2,7 @@
 request's user written once (``config.db.reads``).
 
 Every signed-in request and socket reads its user after its session; through the ORM
-the query compiler cost more CPU than the read (issue 11, bench/load.py). The user is
+the query compiler cost more CPU than the read (bench/load.py). The user is
 the same row, read the same way (``is_active`` still decides, as ``ModelBackend``'s
 ``user_can_authenticate`` does); logging in, passwords and permissions are
 ``ModelBackend``'s own. Sessions made before name ``ModelBackend`` itself: the session

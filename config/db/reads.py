@@ -7,7 +7,7 @@ returns. The rows are the ORM's own: every concrete column, each value through t
 backend's and the field's converters, then ``Model.from_db``, so an instance read here is
 the same as one read through the ORM. Only the SQL is not compiled again for every call:
 for a read of one small row Django's query compiler costs more CPU than the read, and
-these run on every signed-in request and socket update (issue 11, bench/load.py): the
+these run on every signed-in request and socket update (bench/load.py): the
 user of a request's session, a member's rights in a league, the count in the header.
 
 For plain columns and equality only; anything else goes through the ORM.

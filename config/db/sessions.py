@@ -3,7 +3,7 @@ written once (``SESSION_ENGINE = "config.db.sessions"``).
 
 Every signed-in request, and every socket's session check, reads its session row before
 anything else; through the ORM the query compiler cost about twice the read itself
-(issue 11, bench/load.py). This is the same read with the same result: the row of that
+(bench/load.py). This is the same read with the same result: the row of that
 key that has not expired, of which ``load()`` uses only ``session_data``. The database
 stays the only truth (no cache): a session deleted or expired there is gone at once.
 The stored rows and the cookie are Django's own, so sessions made before stay valid.

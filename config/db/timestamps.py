@@ -5,8 +5,7 @@ Django (5.2, psycopg 3) reads every ``timestamptz`` through its ``BaseTzLoader``
 subclass of psycopg's *Python* ``TimestamptzLoader``: a regular-expression parse per
 value, which psycopg's binary package does in C. The read behind every move (a game's
 seats with their users, league and season: about fifty timestamps for four players)
-spent about a third of its CPU there (issue 11: in process, 0.84 ms a read with
-Django's loader, 0.55 ms with this one). The C
+spent a large share of its CPU there (figures: docs/benchmarks.md). The C
 class cannot be subclassed, so ``UtcTimestamptzLoader`` calls it, and gives what
 Django's loader gives: the value with ``datetime.timezone.utc`` as its zone (Django
 sets each connection's TimeZone to UTC, so the C parser's answer already is that; any

@@ -1,4 +1,4 @@
-"""Computer players that fill seats (issue 14, "Bots"): pure, beside the engine.
+"""Computer players that fill seats: pure, beside the engine.
 
 ``choose(view, level, rng)`` picks the next action of the seat whose view it is given.
 It reads only that seat's ``SeatView`` (DESIGN "Hidden information"): a bot knows what

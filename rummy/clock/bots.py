@@ -1,5 +1,5 @@
 """Bot turns, played by the background workers (``rummy.background``), never inside a
-person's request (issue 14).
+person's request.
 
 The write path stores when a bot's move is due (``Game.bot_due_at``, after a human-like
 pause); ``play_due`` finds the games whose bot is due with one indexed query, reads the

@@ -26,7 +26,7 @@ def countdown(deadline, now=None):
     # for every render in one language and zone until that figure changes: made once
     # per (deadline, minutes left, language, zone), not once per status line (a move's
     # status lines rendered it for each socket role; the deadline's words were 2/3 of
-    # a status line's render, issue 11).
+    # a status line's render).
     minutes = minutes_left(deadline, now)
     return _countdown(
         deadline, minutes, translation.get_language(), timezone.get_current_timezone_name()

@@ -1,4 +1,4 @@
-"""The hints a game's players asked for (issue 14), for its record: which round, who,
+"""The hints a game's players asked for, for its record: which round, who,
 and the step of the replay where it happened. Only the fact is shown, never what the
 hint said (that was the player's hand)."""
 

@@ -1,4 +1,4 @@
-"""The record's missed plays (issue 14): each player's turns where a better meld existed,
+"""The record's missed plays: each player's turns where a better meld existed,
 read from the ``TurnReview`` rows the background pass stored (``rummy.history.review``).
 Reads rows only: the solver is never called on a page request.
 

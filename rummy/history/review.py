@@ -1,4 +1,4 @@
-"""Missed plays (issue 14): after a game ends, every turn position of every player is
+"""Missed plays: after a game ends, every turn position of every player is
 solved once, by the background pass, never on a page request.
 
 A turn position is the moment a player chose, with a meld allowed (R3.2, R8): they

@@ -133,7 +133,7 @@ def _move_sentence(step, names, shows_hand):
 def describe(step, names, shows_hand, bot_seats=frozenset()):
     """The sentences for one ``rummy.history.log.Step``. ``bot_seats``: the seats of
     computer players, whose names say so already; a bot's move at anyone else's seat
-    (standing in for an absent player, issue 14) is marked as such."""
+    (standing in for an absent player) is marked as such."""
     sentences = [_move_sentence(step, names, shows_hand)]
     if getattr(step.move, "bot_level", "") and step.move.seat not in bot_seats:
         sentences.append(_("(Played by a bot.)"))

@@ -17,7 +17,7 @@ class OpenTableForm(forms.Form):
 
 
 class PracticeForm(forms.Form):
-    """A practice game (issue 14): you and 1 to 4 bots of one level (R1.1's 2 to 5)."""
+    """A practice game: you and 1 to 4 bots of one level (R1.1's 2 to 5)."""
 
     bots = forms.TypedChoiceField(
         label=_("Bots"),

@@ -214,7 +214,7 @@ def _with_lines():
 
 
 def _emailed_games():
-    """Games that send email: not practice games (issue 14), whose one player is at the
+    """Games that send email: not practice games, whose one player is at the
     table against bots and whose results count for nothing."""
     return Game.objects.filter(league__isnull=False)
 
@@ -352,7 +352,7 @@ def _result_line(item) -> dict:
 
 def _send_results(due) -> int:
     """One email per player: the result of one game, or of several in one email when
-    several are due at once (what quiet hours held overnight, issue 15)."""
+    several are due at once (what quiet hours held overnight)."""
     by_user: dict[int, list[dict]] = {}
     for item in due:
         by_user.setdefault(item["seat"].user_id, []).append(item)
@@ -413,7 +413,7 @@ def send_due_reminders(now=None) -> int:
     due: dict[int, list[Game]] = {}
     for game in candidates:
         # A quarter of the turn's own time, not of all it spans: a deadline moved on by
-        # the mover's vacation (issue 15) must not bring the reminder into the vacation.
+        # the mover's vacation must not bring the reminder into the vacation.
         span = min(game.turn_deadline - game.turn_started_at, timedelta(seconds=game.turn_seconds))
         quarter = span / REMINDER_FRACTION
         if now >= game.turn_deadline - quarter:

@@ -66,7 +66,7 @@ def _drop_stale_claims(now, keys):
 
 
 def _games():
-    # Not practice games (issue 14): their one player is at the table against bots.
+    # Not practice games: their one player is at the table against bots.
     return (
         Game.objects.filter(league__isnull=False)
         .select_related("league")

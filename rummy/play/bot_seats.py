@@ -1,4 +1,4 @@
-"""Seats for computer players (issue 14): a bot added to an open seat, and the
+"""Seats for computer players: a bot added to an open seat, and the
 practice game, one person against bots in no league.
 
 A bot is a User row with ``bot_level`` (``leagues.models.User``): a small pool per level,

@@ -1,4 +1,4 @@
-"""A hint (issue 14): the solver's best meld for the player to move, laid out in their
+"""A hint: the solver's best meld for the player to move, laid out in their
 draft so that one tap on "Play" plays it, or the news that no meld exists.
 
 A hint is an action like any other: refused for a game that is not yours, a turn that
@@ -147,7 +147,7 @@ class HintResult(Result):
 def hints_allowed(game: Game) -> bool:
     """Whether a player of ``game`` may ask for a hint: the season's house setting (off
     by default; a league game outside any season has none). A practice game (no
-    league, issue 14) always allows them."""
+    league) always allows them."""
     if game.league_id is None:
         return True
     season = game.season if game.season_id else None

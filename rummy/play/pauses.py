@@ -1,4 +1,4 @@
-"""Paused time on the turn clock (issue 15, "the player's day"): the arithmetic (pure),
+"""Paused time on the turn clock: the arithmetic (pure),
 and the reads of what pauses a mover's clock (no writes: ``reclock`` and ``store`` use
 them inside the write path's transaction). A turn has ``turn_seconds`` of time that is
 not paused; its deadline is where that time runs out when the paused spans (a vacation,

@@ -1,4 +1,4 @@
-"""The turn clock's own changes to a game (issue 15): a seat's vacation begins or ends,
+"""The turn clock's own changes to a game: a seat's vacation begins or ends,
 or the mover's deadline moves because their paused time changed (a vacation taken,
 cancelled or ended early; the turn's quiet hours). Each is a version-checked save with a
 logged move of kind ``clock`` (no change to the state), so that open game pages hear it

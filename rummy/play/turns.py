@@ -142,7 +142,7 @@ def timeout(game_id, expected_version) -> Result | None:
     so two clock processes can never play one timeout twice.
 
     None when the deadline, brought up to date first, has not passed after all: the
-    mover's paused time grew since it was set (a vacation taken or begun, issue 15), and
+    mover's paused time grew since it was set (a vacation taken or begun), and
     the later deadline is stored instead. So no timeout is ever played against a
     player on vacation, whoever asks (the background pass or a page load)."""
     game = store.locked_game(game_id, with_seats=True)

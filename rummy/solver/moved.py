@@ -1,6 +1,6 @@
 """How many table cards a meld moves, and a table rearranged to move fewer.
 
-Definition (the solver's tie-break, issue 14): a card is known by what it is on the
+Definition (the solver's tie-break): a card is known by what it is on the
 table, ``(pcode, ecode)``: a real card by its card (two identical cards are the same
 card, R1.2), a joker by the card it is declared as (a joker re-declared has changed).
 Each old meld is matched to at most one new meld and each new meld to at most one old

@@ -2,7 +2,7 @@
 search's proven optimum), one that moves the fewest table cards, proven by HiGHS.
 
 Why an integer program here and a search for the count: the count search is fast on
-every table (p95 under 30 ms), but the exact search for the fewest moved (``fewest``)
+every table, but the exact search for the fewest moved (``fewest``)
 grows about twentyfold with each card moved and does not finish on big tables within a
 hint's time. With the points fixed, the tie-break is an assignment problem that HiGHS
 (scipy's ``milp``) proves in a few tens of milliseconds on most full tables.

@@ -56,14 +56,15 @@ WALL_LIMIT = 10.0
 QUICK = 2000
 #: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
 #: it the fewest moved found so far is returned, not proven. Honoured to within about a
-#: millisecond (its set-up and its search check the deadline); 5 ms keeps full tables
-#: under the speed target (p95 30 ms) even on the shared machine under load, where 10 ms
-#: did not always (docs/benchmarks.md); a caller that wants the fewest moved proven
-#: more often passes more (hints 0.25 s, the proof 0.5 s)
+#: millisecond (its set-up and its search check the deadline); the default keeps full
+#: tables under the speed target even on a machine under load, where twice as much did
+#: not always (docs/benchmarks.md); a caller that wants the fewest moved proven more
+#: often passes more (hints, the proof)
 TIE_BREAK = 0.005
 #: a tie-break of at least this many seconds is first given to the integer program
-#: (``program``: HiGHS proves most full tables in 20-100 ms, but sets up in a few, so
-#: the default 5 ms keeps to the searches); hints (0.25 s) and the proof qualify
+#: (``program``: HiGHS proves most full tables within a hint's time, but its set-up
+#: alone costs about the default's whole tie-break, so the default keeps to the
+#: searches); hints and the proof qualify
 PROGRAM_FROM = 0.05
 #: the CPU seconds the integer program may take to settle a count the search did not
 #: find at once (``_count_by_program``), before the search goes on instead
@@ -74,10 +75,9 @@ PROGRAM_TABLE = 30
 PROGRAM_HAND = 15
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
-#: (the four suit relaxations) takes about the 5 ms, and in 608 positions from real play
-#: it moved fewer cards once and proved the greedy answer once in the 246 of 50 cards or
-#: more, for about 6 ms more a solve (full tables, hand 15: p95 32 ms with it, 24-28
-#: without; docs/benchmarks.md)
+#: (the four suit relaxations) takes about the default's whole tie-break, and on
+#: positions from real play it almost never moved fewer cards there, for a noticeable
+#: cost a solve (docs/benchmarks.md)
 SHORT = 0.01
 SHORT_SEARCH_BELOW = 50
 #: the wider pass of the heuristic (``_wider``): states a try may visit per second of

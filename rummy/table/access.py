@@ -90,7 +90,7 @@ def game_at_least(game_id, version):
 # VIEW_CHECK_SECONDS old. A socket is told when it changes (``forget_rights``: a
 # membership made, changed or ended, a league's visibility; ``rummy.table.sockets``) and
 # takes it up to SOCKET_RIGHTS_SECONDS old, in case a message was lost: re-read every
-# 15 s, it cost one render in six a thread hop and a query (issue 11).
+# 15 s, it cost one render in six a thread hop and a query.
 VIEW_CHECK_SECONDS = 15
 SOCKET_RIGHTS_SECONDS = 120
 

@@ -10,7 +10,7 @@ moves of two games, or of one game, in either order) change nothing. Anything it
 place (a message that names no game, a game it did not read) makes it read again.
 
 Why: counting in the database cost each badge socket a thread, a pooled connection and
-a query on every turn change of every game of its user (issue 11).
+a query on every turn change of every game of its user.
 """
 
 from rummy.models import Game

@@ -448,7 +448,7 @@ class GameConsumer(GuardedConsumer):
         """When the game is in memory and only this user's rights there have aged out
         (``access.SOCKET_RIGHTS_SECONDS``), read them again (one query, in a thread) and say
         so: the view then renders on the event loop like any other, instead of whole in
-        a thread (issue 11: about one render in six under load went that way)."""
+        a thread (about one render in six under load went that way)."""
         game = remembered_game(self.game_id, version)
         if game is None or game.state is None:
             return False

@@ -6,10 +6,10 @@ over the socket htmx's ``ws-send`` sends the same fields as JSON. Both arrive he
 the two paths cannot drift apart, and both end in the write path (``rummy.play``).
 
 Action values: ``draw knock pass`` (turn, R3/R6/R8), ``sit leave start`` (seating),
-``add_bot`` (with ``bot_level``, issue 14), ``back`` (an absent player's "I'm back"),
+``add_bot`` (with ``bot_level``), ``back`` (an absent player's "I'm back"),
 ``meld close reset new_meld to_hand play play_knock`` (the editor), ``select:<ref>``,
 ``move:<meld>``, ``declare:<ref>:<card>``, and ``hint`` (the solver's best meld, laid out
-in the draft; issue 14).
+in the draft).
 """
 
 from dataclasses import dataclass, replace

@@ -166,7 +166,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
     view = engine.seat_view(state, seat_number)
     names = {s.number: s.user.name for s in seats}
     # Who plays each seat when it is not a person: "bot" (a computer player's seat) or
-    # "stand_in" (a bot plays for an absent player, issue 14).
+    # "stand_in" (a bot plays for an absent player).
     bots = {s.number: "bot" if s.bot_level else "stand_in" for s in seats if s.bot_plays}
     # Only the player to move can be arranging (a draft belongs to one version).
     if seat_number is None or engine.Action.MELD not in view.legal:
@@ -181,7 +181,7 @@ def table_context(game: Game, user, sort="suit", flash=None, *, rights, draft=No
         can_play_knock=draft is not None
         and seat_number is not None
         and engine.can_knock_after(state, seat_number, drafts.hand_after(draft)),
-        # The Hint control (issue 14): the game's rule, read from the loaded season.
+        # The Hint control: the game's rule, read from the loaded season.
         hints_on=hints_allowed(game),
         last_round_key=_last_round_key(view, names),
         final=view.game_over,
@@ -281,7 +281,7 @@ def _points(codes):
 def _hand_cards(codes, sort, drawn_at, language):
     """Outside the editor, a hand's cards as the card tag shows them (a tuple: shared,
     never changed), and its points: worked out once per hand, order, mark and language,
-    not again after every other player's move (issue 11). Keyed by the cards, not by
+    not again after every other player's move. Keyed by the cards, not by
     who holds them, like the hand's HTML (``rendering._hand_html``)."""
     cards = tuple(
         card_info(code, f"h{i}", False, i in drawn_at, language)

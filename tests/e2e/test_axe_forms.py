@@ -1,4 +1,4 @@
-"""Issue 12: the forms' fields describe themselves properly, checked with axe-core.
+"""The forms' fields describe themselves properly, checked with axe-core.
 
 The shared form template (templates/registration/_form.html) used to leave each
 input's ``aria-describedby`` (Django names ``<id>_helptext`` and ``<id>_error``) pointing

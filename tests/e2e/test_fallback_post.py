@@ -1,7 +1,7 @@
 """A table page whose socket is down still plays (static/js/table.js sends the form over
 HTTP): the answers keep the page right, and once the page has said which view it shows
-(its form's hidden stamp) each answer holds only the parts that changed (issue 11,
-``rummy.table.rendering.Frames.answer``)."""
+(its form's hidden stamp) each answer holds only the parts that changed
+(``rummy.table.rendering.Frames.answer``)."""
 
 import re
 import uuid

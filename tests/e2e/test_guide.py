@@ -1,4 +1,4 @@
-"""Issue 12, "Learning the game": the "How to play" page on a 360x740 phone, in en, lv
+"""Learning the game: the "How to play" page on a 360x740 phone, in en, lv
 and et: no sideways scroll, a rule link lands on its paragraph (in view, marked), the
 card pictures are drawn and named, and the footer link gets there."""
 

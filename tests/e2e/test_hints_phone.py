@@ -1,4 +1,4 @@
-"""Hints and missed plays (issue 14) on a phone (360x740): a tap on Hint lays the best
+"""Hints and missed plays on a phone (360x740): a tap on Hint lays the best
 meld out in the editor with its words in the message area, one tap on Play plays it;
 a finished game's record shows the missed plays as cards, without sideways scrolling.
 ``E2E_SHOTS=dir`` saves both pages as they were checked."""

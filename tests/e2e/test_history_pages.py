@@ -1,4 +1,4 @@
-"""Game history on a phone (issue 13: "works in en, lv and et; every new page usable at
+"""Game history on a phone ("works in en, lv and et; every new page usable at
 360 px"): the score sheet, a replay step after one tap on "next", the player's profile
 and the league page with its past seasons, at 360x740 in each language, have no
 sideways scroll and nothing axe calls serious or critical.

@@ -1,4 +1,4 @@
-"""Issue 12 ("Running a league"): the invites page shows each link whole, with a Copy
+"""Running a league: the invites page shows each link whole, with a Copy
 button (and the phone's share sheet where the browser has one). Tapping Copy puts the
 link on the clipboard and says so in the page's live region; without JavaScript the
 whole link is shown, selectable, and no dead button."""

@@ -1,4 +1,4 @@
-"""Issue 12, "The way in": a stranger opens an invite link on a phone (360x740 touch),
+"""The way in: a stranger opens an invite link on a phone (360x740 touch),
 sees the league and who invited, signs up, confirms the address from the email the
 server wrote, logs in and is a member of the league, without ever typing its address.
 """

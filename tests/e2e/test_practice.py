@@ -1,4 +1,4 @@
-"""Issue 14, practice: from the home page a person starts a game against a bot at a
+"""Practice: from the home page a person starts a game against a bot at a
 phone's size (360x740) and plays at once; the bot's moves, played by the background
 worker (``manage.py run_worker``, its look every half second) after its pause, appear
 live on the page (on this one-process set-up, with the in-memory channel layer, the

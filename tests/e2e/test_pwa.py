@@ -1,4 +1,4 @@
-"""Issue 15, "Installable", in Chromium: the manifest parses and Chromium finds the site
+"""Installable, in Chromium: the manifest parses and Chromium finds the site
 installable, the service worker registers and controls the page, the offline page
 shows when the server is down (really down: this module's own daphne is stopped, so
 nothing but the service worker can answer), a game page is never served from cache, a

@@ -1,5 +1,5 @@
 """A table page whose socket drops and comes back is sent only what changed while it was
-away, or nothing when nothing did (issue 11: "the socket's first frame after connect
+away, or nothing when nothing did ("the socket's first frame after connect
 does not repeat a view the page already holds"). On reconnect static/js/table.js names
 the view the page holds now (the form's stamp, kept current by every frame), not the
 one it was rendered with; ``rummy.table.consumers.GameConsumer.connect`` answers with

@@ -1,4 +1,4 @@
-"""Issue 12, "Tap targets": every link and control of the main pages is at least 44x44
+"""Tap targets: every link and control of the main pages is at least 44x44
 CSS px on a 360x740 phone, in en, lv and et.
 
 What is measured: every visible ``a[href]``, ``button``, ``input`` (not hidden),

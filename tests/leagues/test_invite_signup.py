@@ -1,4 +1,4 @@
-"""An invite link opened by someone who is not logged in (issue 12, "The way in"): the
+"""An invite link opened by someone who is not logged in: the
 page names the league and who invited (never its members); sign-up and log-in carry
 the invitation through the session (no redirect address taken from the request) and end
 with the newcomer in the league; the email check does not lose it; a link that stopped

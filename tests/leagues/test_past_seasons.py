@@ -1,4 +1,4 @@
-"""History around the games (issue 13): a league's page lists its past seasons with
+"""History around the games: a league's page lists its past seasons with
 their champions and final standings; a season's page lists its finished games, each
 linking to its score sheet. Both in a fixed number of queries."""
 

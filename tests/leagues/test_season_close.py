@@ -1,4 +1,4 @@
-"""Closing a season (issue 12, "Running a league"): the season page no longer closes in
+"""Closing a season: the season page no longer closes in
 one tap; a confirmation page says what closing does, who becomes champion and which
 games are still running (and that they play on and still count), and its button closes
 once however many times it is sent. Only owners and admins get there."""

@@ -1,4 +1,4 @@
-"""The season's "hints allowed" house setting (issue 14): off by default, set on the
+"""The season's "hints allowed" house setting: off by default, set on the
 season form, shown on the season page, and what a game of the season follows."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The season's time policy (issue 15): the clock pausing in quiet hours and the vacation
+"""The season's time policy: the clock pausing in quiet hours and the vacation
 days, off by default, set by an admin on the season form (a member may not), refused
 in words when out of range."""
 

@@ -1,4 +1,4 @@
-"""The season setting "games with bots count toward the standings" (issue 14): off by
+"""The season setting "games with bots count toward the standings": off by
 default, a finished game with a bot at a seat counts for nobody; on, it counts for
 everyone at it, the bot's row marked as a bot."""
 

@@ -1,4 +1,4 @@
-"""Vacation days (issue 15): taken ahead or started now, never in the past, capped by the
+"""Vacation days: taken ahead or started now, never in the past, capped by the
 season, cancelled before they begin or ended early (the unused days come back), on the
 player's page, with every refusal in words and nothing changed; the same request many
 times at once takes one vacation. Time travel: ``now`` passed in, or the clock moved."""

@@ -1,4 +1,4 @@
-"""Must hold (issue 14): random games between bots of every level at every table size,
+"""Must hold: random games between bots of every level at every table size,
 with zero refused bot actions and every invariant of the engine's random-play test
 after every action (tests/rummy/engine/test_random_games.py).
 

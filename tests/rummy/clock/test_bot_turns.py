@@ -1,4 +1,4 @@
-"""Bots act from the background worker through the write path (issue 14, "Bots")."""
+"""Bots act from the background worker through the write path."""
 
 import pytest
 from django.core.management import call_command

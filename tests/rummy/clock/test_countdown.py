@@ -62,7 +62,7 @@ def test_countdown_tag_converts_to_utc_and_says_overdue():
 
 
 def test_countdown_is_made_once_per_minute_left_and_says_what_the_uncached_text_says():
-    """Issue 11: a move's status lines (one per socket role) shared one countdown, not
+    """A move's status lines (one per socket role) shared one countdown, not
     one each; and the element made once still says what ``time_left_text`` says at
     the second of every later render (it depends on the whole minutes left only)."""
     from rummy.clock import countdown as clock_tags
@@ -85,7 +85,7 @@ def test_countdown_is_made_once_per_minute_left_and_says_what_the_uncached_text_
 
 
 def test_deadlines_in_one_minute_share_their_words_and_the_element_is_whole(monkeypatch):
-    """Issue 11: each new turn is a new deadline, so each process makes a countdown per
+    """Each new turn is a new deadline, so each process makes a countdown per
     turn; the deadline's words (most of its cost) are made once per minute they name,
     language and zone, and the element is still the whole one, to the byte."""
     from rummy.clock import countdown as clock_tags

@@ -1,4 +1,4 @@
-"""An absent player played by a beginner bot (issue 14): after three timeouts in a row,
+"""An absent player played by a beginner bot: after three timeouts in a row,
 if the season allows it, until the player is back (any action of theirs, or "I'm
 back"); marked "played by a bot" at the table and in the record."""
 

@@ -1,4 +1,4 @@
-"""Vacations stop the clock (issue 15): no timeout against a player on vacation (their
+"""Vacations stop the clock: no timeout against a player on vacation (their
 deadline moves by the vacation's span, through the write path, as a logged ``clock``
 move), played after it; the background pass notices vacations that begin or end; the
 game page's players part shows who is on vacation and until when. Time travel: the

@@ -1,4 +1,4 @@
-"""Issue 12, "Learning the game": the "How to play" page in en, lv and et, a section for
+"""Learning the game: the "How to play" page in en, lv and et, a section for
 every rule id the code cites, rule ids in messages linked to it (and escaped), the links
 to the page, and card pictures that are right by the engine's own rules."""
 

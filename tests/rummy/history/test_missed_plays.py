@@ -1,4 +1,4 @@
-"""Missed plays (issue 14): the background pass solves every turn position of a finished
+"""Missed plays: the background pass solves every turn position of a finished
 game once, within its time budget, from each seat's view, and the record page shows the
 turns where a better meld existed, without calling the solver."""
 

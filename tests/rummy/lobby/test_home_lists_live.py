@@ -1,5 +1,5 @@
 """The home page's "Your move" and "Waiting for others" follow the turn live, as the
-header's badge does (issue 12): the home page opens the header's socket with
+header's badge does: the home page opens the header's socket with
 ``?home=1``, and each frame then carries both lists as out-of-band swaps, read and
 rendered for that socket's own user only. Other pages' sockets still get the badge alone.
 """

@@ -1,4 +1,4 @@
-"""After a finished game (issue 12, "Running a league"): the game page offers the way
+"""After a finished game: the game page offers the way
 back to the league and a rematch, a new table for the same players in the same league
 with the same house settings (rummy.play.seating.rematch, the view rummy.lobby.views).
 The first player to ask opens it; each later asker sits at that same table, so asking

@@ -1,4 +1,4 @@
-"""Reminders follow a deadline moved by a vacation (issue 15): due when a quarter of the
+"""Reminders follow a deadline moved by a vacation: due when a quarter of the
 turn's own time is left, not a quarter of the time it spans with the vacation in it, so
 that no reminder comes in the middle of the vacation."""
 

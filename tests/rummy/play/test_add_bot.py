@@ -1,4 +1,4 @@
-"""Adding a bot to an open seat (issue 14): the host or a league admin, through the game
+"""Adding a bot to an open seat: the host or a league admin, through the game
 page's one form (rummy:act, action=add_bot); everyone else is refused, bad input says
 why and changes nothing, the same form sent many times at once seats one bot."""
 

@@ -1,4 +1,4 @@
-"""Hints (issue 14): the solver's best meld for the player to move, laid out in their
+"""Hints: the solver's best meld for the player to move, laid out in their
 draft, logged as a move, refused like any other action, and solved from the seat's view
 only."""
 

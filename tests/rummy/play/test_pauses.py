@@ -1,4 +1,4 @@
-"""The turn clock's paused time (issue 15): ``rummy.play.pauses`` arithmetic (pure), and
+"""The turn clock's paused time: ``rummy.play.pauses`` arithmetic (pure), and
 a turn's deadline in a season whose clock pauses in the mover's quiet hours, with time
 travel (``now`` passed in, or the machine's clock moved)."""
 

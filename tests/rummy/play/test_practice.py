@@ -1,4 +1,4 @@
-"""A practice game (issue 14): any signed-in user, against 1 to 4 bots, outside any
+"""A practice game: any signed-in user, against 1 to 4 bots, outside any
 league, dealt at once; only its owner sees it; no standings."""
 
 import re

@@ -1,4 +1,4 @@
-"""Issue 15, "Installable": the web app manifest, the service worker's headers and
+"""Installable: the web app manifest, the service worker's headers and
 what it is told to cache, the offline page, and the CSP that covers them (rummy.pwa)."""
 
 import json

@@ -249,7 +249,7 @@ def test_a_tie_break_out_of_time_is_not_proven():
     _applied(pos, settings, sol)
 
 
-# -- issue 14, the tie-break by default: its time limit, its order, its default ---------
+# -- the tie-break by default: its time limit, its order, its default ---------
 
 # From the proof's positions (seed 1, position 4): the greedy tie-break moves 17, the
 # fewest is 12 (the integer program's).

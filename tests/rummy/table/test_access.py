@@ -1,5 +1,5 @@
 """rummy.table.access: what a user may do at a league's tables, as each process keeps it
-(issue 11: a socket takes it until it is told of a change; a page request at most
+(a socket takes it until it is told of a change; a page request at most
 ``VIEW_CHECK_SECONDS`` old)."""
 
 import time

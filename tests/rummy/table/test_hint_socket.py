@@ -1,4 +1,4 @@
-"""A hint over the game page's socket (issue 14): the player gets the hint laid out in
+"""A hint over the game page's socket: the player gets the hint laid out in
 the editor with its words, which the broadcast of the same version does not wipe; the
 other player gets the new version without a hand or the hint's words."""
 

@@ -1,4 +1,4 @@
-"""The table's hot templates render their numbers with localisation off (issue 11: a
+"""The table's hot templates render their numbers with localisation off (a
 per-number format lookup in every render). Their numbers are whole numbers and the site
 groups no thousands, so the view is exactly what it is with localisation on, in every
 language and state."""
