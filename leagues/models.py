@@ -395,3 +395,58 @@ class Vacation(models.Model):
 
     def __str__(self):
         return f"{self.user} on vacation {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+
+
+class AdminAction(models.Model):
+    """One thing a league's owner or admin did, with the values before and after.
+
+    A small model of our own rather than django-auditlog, django-pghistory or
+    django-simple-history: those record rows changed, whereas this record is of actions
+    (a season started, a game voided) as the admins think of them, written by the same
+    service function and in the same transaction as the action itself
+    (``leagues.record``), so a refused or rolled-back action leaves no entry.
+    Once written an entry is never changed: ``save`` refuses an update.
+    """
+
+    class Action(models.TextChoices):
+        SEASON_CREATED = "season_created", _("Season created")
+        SEASON_STARTED = "season_started", _("Season started")
+        SEASON_CLOSED = "season_closed", _("Season closed")
+        SEASON_ENDED_EARLY = "season_ended_early", _("Season ended early")
+        SEASON_CHANGED = "season_changed", _("Season settings changed")
+        GAME_VOIDED = "game_voided", _("Game voided")
+        ROLE_CHANGED = "role_changed", _("Role changed")
+        MEMBER_REMOVED = "member_removed", _("Member removed")
+        INVITE_CREATED = "invite_created", _("Invite link created")
+        INVITE_REVOKED = "invite_revoked", _("Invite link revoked")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="admin_actions")
+    # Who acted; the name is kept too, so that the record still says who after the
+    # account is deleted.
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    actor_name = models.CharField(_("by"), max_length=150, blank=True)
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    action = models.CharField(_("action"), max_length=30, choices=Action.choices)
+    # What the action was done to, in words: a season's name, a member's name, a game.
+    subject = models.CharField(_("subject"), max_length=200, blank=True)
+    before = models.JSONField(_("before"), default=dict, blank=True)
+    after = models.JSONField(_("after"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["league", "-at"])]
+
+    def __str__(self):
+        return f"{self.league}: {self.action} by {self.actor_name or '—'}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("An admin action, once recorded, is never changed.")
+        super().save(*args, **kwargs)
+
+    def changes(self):
+        """``(field, before, after)`` for every value named on either side, in order."""
+        keys = list(self.before) + [key for key in self.after if key not in self.before]
+        return [(key, self.before.get(key), self.after.get(key)) for key in keys]

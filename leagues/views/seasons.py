@@ -61,7 +61,7 @@ def season_create(request, slug):
     form = SeasonForm(request.POST or None, instance=Season(league=league))
     if request.method == "POST" and form.is_valid():
         try:
-            season = season_service.create_season(league, **form.cleaned_data)
+            season = season_service.create_season(league, by=request.user, **form.cleaned_data)
         except LeagueError as error:
             messages.error(request, str(error))
         else:
@@ -76,7 +76,7 @@ def season_start(request, slug, pk):
     league, season = _season(request, slug, pk)
     require_league_admin(request.user, league)
     try:
-        season_service.start_season(season)
+        season_service.start_season(season, by=request.user)
     except LeagueError as error:
         messages.error(request, str(error))
     else:
@@ -108,7 +108,7 @@ def season_close(request, slug, pk):
             },
         )
     try:
-        season_service.close_season(season)
+        season_service.close_season(season, by=request.user)
     except LeagueError as error:
         messages.error(request, str(error))
     else:
