@@ -9,7 +9,7 @@ from functools import cache
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -17,6 +17,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from leagues import quiet
+from leagues.schedules.planner import MAX_GAMES_EACH, MAX_SEATS, MIN_SEATS
 
 # The rule book's defaults (R10) come from the pure engine, the one place they are set.
 from rummy.engine import DEFAULT_SETTINGS as DEFAULT_RULES
@@ -251,12 +252,27 @@ MAX_VACATION_DAYS = 60
 
 
 class Season(models.Model):
-    """A league's season, with its house settings (R10) and turn time limit."""
+    """A league's season, with its house settings (R10) and turn time limit.
+
+    Its format: open tables (members open tables and others sit down) or scheduled
+    (``leagues.schedules.planner`` seats every member for ``games_each`` games at
+    tables of ``table_size``, in rounds; the season's page previews the plan). Running
+    a scheduled season's rounds (opening and dealing each round's tables when it
+    starts, as ``round_start`` says) is not built yet: it waits for background work.
+    """
 
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
         ACTIVE = "active", _("Active")
         CLOSED = "closed", _("Closed")
+
+    class Format(models.TextChoices):
+        OPEN = "open", _("Open tables")
+        SCHEDULED = "scheduled", _("Scheduled")
+
+    class RoundStart(models.TextChoices):
+        ON_DATES = "dates", _("On dates")
+        AFTER_PREVIOUS = "previous", _("When the previous round's games have all ended")
 
     # Turn time limits offered to admins: 1 hour to 7 days (async-play issue).
     TURN_LIMIT_CHOICES = [
@@ -308,6 +324,25 @@ class Season(models.Model):
     bot_stands_in = models.BooleanField(
         _("a bot plays for a player marked absent, until they come back"), default=False
     )
+    format = models.CharField(
+        _("format"), max_length=10, choices=Format.choices, default=Format.OPEN
+    )
+    # Scheduled seasons only (empty for open tables).
+    games_each = models.PositiveSmallIntegerField(
+        _("games each member plays"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_GAMES_EACH)],
+    )
+    table_size = models.PositiveSmallIntegerField(
+        _("table size"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
+    )
+    round_start = models.CharField(
+        _("rounds start"), max_length=10, choices=RoundStart.choices, blank=True
+    )
 
     class Meta:
         ordering = ["-starts_on"]
@@ -356,6 +391,18 @@ class Season(models.Model):
         super().clean()
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.format == self.Format.SCHEDULED:
+            missing = {
+                name: _("A scheduled season needs this.")
+                for name in ("games_each", "table_size", "round_start")
+                if not getattr(self, name)
+            }
+            if missing:
+                raise ValidationError(missing)
+        else:
+            # Open tables: the schedule's numbers mean nothing.
+            self.games_each = self.table_size = None
+            self.round_start = ""
         clash = self.overlapping().first()
         if clash:
             raise ValidationError(

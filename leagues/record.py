@@ -23,6 +23,10 @@ SEASON_FIELDS = (
     "vacation_days",
     "bot_games_count",
     "bot_stands_in",
+    "format",
+    "games_each",
+    "table_size",
+    "round_start",
 )
 
 

@@ -8,6 +8,7 @@ from leagues import seasons as season_service
 from leagues.access import get_league_for_member, membership_for, require_league_admin
 from leagues.forms import SeasonForm
 from leagues.models import Season
+from leagues.schedule_preview import preview
 from leagues.services import LeagueError
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
 from rummy.public import finished_games
@@ -38,6 +39,15 @@ def season_detail(request, slug, pk):
     league, season = _season(request, slug, pk)
     membership = membership_for(request.user, league)
     finished = finished_games(season)
+    # The planned schedule, for its admins, before the season starts.
+    schedule = (
+        preview(season)
+        if membership is not None
+        and membership.is_admin
+        and season.format == Season.Format.SCHEDULED
+        and season.status == Season.Status.PLANNED
+        else None
+    )
     return render(
         request,
         "leagues/season.html",
@@ -50,6 +60,7 @@ def season_detail(request, slug, pk):
             "running_games": season_service.running_games(season),
             "finished_games": finished,
             "champions": season.champions.all(),
+            "schedule": schedule,
         },
     )
 
