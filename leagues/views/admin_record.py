@@ -1,6 +1,7 @@
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.template.defaultfilters import yesno
 from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
@@ -16,6 +17,22 @@ VALUE_LABELS = {
     for model in (Season, Membership, Invite)
     for field in model._meta.fields
 }
+
+
+# Values that are one of a field's choices are shown by their label.
+VALUE_CHOICES = {
+    "role": dict(Membership.Role.choices),
+    "status": dict(Season.Status.choices),
+    "format": dict(Season.Format.choices),
+    "round_start": dict(Season.RoundStart.choices),
+    "turn_seconds": dict(Season.TURN_LIMIT_CHOICES),
+}
+
+
+def _shown(key, value):
+    if isinstance(value, bool):
+        return yesno(value)
+    return VALUE_CHOICES.get(key, {}).get(value, value)
 
 
 @login_required
@@ -48,7 +65,7 @@ def admin_record(request, slug):
         {
             "entry": entry,
             "changes": [
-                (VALUE_LABELS.get(key, key), before, after)
+                (VALUE_LABELS.get(key, key), _shown(key, before), _shown(key, after))
                 for key, before, after in entry.changes()
             ],
         }

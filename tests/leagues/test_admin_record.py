@@ -285,7 +285,7 @@ def test_page_shows_entries_with_before_and_after(client, cast, league):
     text = _page(client, league).content.decode()
     assert "Role changed" in text
     assert cast.member.name in text
-    assert "member → admin" in text
+    assert "Member → Admin" in text
     assert cast.owner.name in text
 
 
@@ -353,3 +353,5 @@ def test_page_in_latvian_and_estonian(client, cast, league, language, title, lab
     text = _page(client, league).content.decode()
     assert title in text
     assert label in text
+    # The values too: the roles by their names in the reader's language.
+    assert {"lv": "Dalībnieks → Administrators", "et": "Liige → Administraator"}[language] in text
