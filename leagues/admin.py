@@ -7,7 +7,8 @@ from django.utils.translation import ngettext
 
 from leagues import seasons as season_service
 from leagues.forms import NoControlCharacters
-from leagues.models import Invite, League, Membership, Season, User, Vacation
+from leagues.models import AdminAction, Invite, League, Membership, Season, User, Vacation
+from leagues.record import record, season_values
 from leagues.services import LeagueError
 
 # The admin edits the same names as the site's own forms, under the same rules: no
@@ -133,12 +134,37 @@ class SeasonAdmin(admin.ModelAdmin):
     filter_horizontal = ["champions"]
     actions = ["close_seasons"]
 
+    def save_model(self, request, obj, form, change):
+        # Settings changed here are a league's admin action too: recorded with the
+        # values before and after, in the transaction of the admin's save.
+        before = season_values(Season.objects.get(pk=obj.pk)) if change else None
+        super().save_model(request, obj, form, change)
+        after = season_values(obj)
+        if before is None:
+            record(
+                obj.league,
+                request.user,
+                AdminAction.Action.SEASON_CREATED,
+                subject=obj.name,
+                after=after,
+            )
+        elif before != after:
+            changed = [key for key in after if before[key] != after[key]]
+            record(
+                obj.league,
+                request.user,
+                AdminAction.Action.SEASON_CHANGED,
+                subject=obj.name,
+                before={key: before[key] for key in changed},
+                after={key: after[key] for key in changed},
+            )
+
     @admin.action(description=_("Close the selected seasons (freeze standings)"))
     def close_seasons(self, request, queryset):
         closed = 0
         for season in queryset:
             try:
-                season_service.close_season(season)
+                season_service.close_season(season, by=request.user)
             except LeagueError as error:
                 self.message_user(request, f"{season}: {error}", messages.WARNING)
             else:
@@ -159,6 +185,27 @@ class VacationAdmin(admin.ModelAdmin):
     list_display = ["user", "season", "starts_at", "ends_at", "days"]
     list_filter = ["season__league"]
     search_fields = ["user__username", "season__name"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AdminAction)
+class AdminActionAdmin(admin.ModelAdmin):
+    """The record of every league's admin actions, to read only: entries are written by
+    the actions themselves (``leagues.record``) and never changed or removed."""
+
+    list_display = ["at", "league", "actor_name", "action", "subject"]
+    list_filter = ["action", "league"]
+    search_fields = ["actor_name", "subject", "league__name"]
+    date_hierarchy = "at"
+    list_select_related = ["league"]
 
     def has_add_permission(self, request):
         return False

@@ -175,8 +175,17 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             "bot_stands_in",
             "quiet_pause",
             "vacation_days",
+            "format",
+            "games_each",
+            "table_size",
+            "round_start",
         ]
         help_texts = {
+            "format": _(
+                "Open tables: members open tables and others sit down. Scheduled: the "
+                "site plans who plays whom, so that every member plays the same number "
+                "of games and meets the others about equally often."
+            ),
             "quiet_pause": _(
                 "The time for a turn does not run during the quiet hours of the player to "
                 "move (each player sets theirs, in their own time zone)."
@@ -193,6 +202,8 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # Left out (an older form): open tables, as before.
+        self.fields["format"].required = False
         # The rule ids in the help texts link to the guide's sections (the shared form
         # template shows help texts as HTML; rule_links escapes them first).
         for field in self.fields.values():
@@ -201,6 +212,9 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
 
     def clean_vacation_days(self):
         return self.cleaned_data["vacation_days"] or 0
+
+    def clean_format(self):
+        return self.cleaned_data["format"] or Season.Format.OPEN
 
 
 class RoleForm(forms.Form):

@@ -8,7 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config import caches
 from leagues import quiet
+from leagues.schedules.planner import MAX_GAMES_EACH, MAX_SEATS, MIN_SEATS
 
 # The rule book's defaults (R10) come from the pure engine, the one place they are set.
 from rummy.engine import DEFAULT_SETTINGS as DEFAULT_RULES
@@ -251,12 +252,27 @@ MAX_VACATION_DAYS = 60
 
 
 class Season(models.Model):
-    """A league's season, with its house settings (R10) and turn time limit."""
+    """A league's season, with its house settings (R10) and turn time limit.
+
+    Its format: open tables (members open tables and others sit down) or scheduled
+    (``leagues.schedules.planner`` seats every member for ``games_each`` games at
+    tables of ``table_size``, in rounds; the season's page previews the plan). Running
+    a scheduled season's rounds (opening and dealing each round's tables when it
+    starts, as ``round_start`` says) is not built yet: it waits for background work.
+    """
 
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
         ACTIVE = "active", _("Active")
         CLOSED = "closed", _("Closed")
+
+    class Format(models.TextChoices):
+        OPEN = "open", _("Open tables")
+        SCHEDULED = "scheduled", _("Scheduled")
+
+    class RoundStart(models.TextChoices):
+        ON_DATES = "dates", _("On dates")
+        AFTER_PREVIOUS = "previous", _("When the previous round's games have all ended")
 
     # Turn time limits offered to admins: 1 hour to 7 days (async-play issue).
     TURN_LIMIT_CHOICES = [
@@ -308,6 +324,25 @@ class Season(models.Model):
     bot_stands_in = models.BooleanField(
         _("a bot plays for a player marked absent, until they come back"), default=False
     )
+    format = models.CharField(
+        _("format"), max_length=10, choices=Format.choices, default=Format.OPEN
+    )
+    # Scheduled seasons only (empty for open tables).
+    games_each = models.PositiveSmallIntegerField(
+        _("games each member plays"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_GAMES_EACH)],
+    )
+    table_size = models.PositiveSmallIntegerField(
+        _("table size"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
+    )
+    round_start = models.CharField(
+        _("rounds start"), max_length=10, choices=RoundStart.choices, blank=True
+    )
 
     class Meta:
         ordering = ["-starts_on"]
@@ -356,6 +391,18 @@ class Season(models.Model):
         super().clean()
         if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
             raise ValidationError({"ends_on": _("A season cannot end before it starts.")})
+        if self.format == self.Format.SCHEDULED:
+            missing = {
+                name: _("A scheduled season needs this.")
+                for name in ("games_each", "table_size", "round_start")
+                if not getattr(self, name)
+            }
+            if missing:
+                raise ValidationError(missing)
+        else:
+            # Open tables: the schedule's numbers mean nothing.
+            self.games_each = self.table_size = None
+            self.round_start = ""
         clash = self.overlapping().first()
         if clash:
             raise ValidationError(
@@ -395,3 +442,58 @@ class Vacation(models.Model):
 
     def __str__(self):
         return f"{self.user} on vacation {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+
+
+class AdminAction(models.Model):
+    """One thing a league's owner or admin did, with the values before and after.
+
+    A small model of our own rather than django-auditlog, django-pghistory or
+    django-simple-history: those record rows changed, whereas this record is of actions
+    (a season started, a game voided) as the admins think of them, written by the same
+    service function and in the same transaction as the action itself
+    (``leagues.record``), so a refused or rolled-back action leaves no entry.
+    Once written an entry is never changed: ``save`` refuses an update.
+    """
+
+    class Action(models.TextChoices):
+        SEASON_CREATED = "season_created", _("Season created")
+        SEASON_STARTED = "season_started", _("Season started")
+        SEASON_CLOSED = "season_closed", _("Season closed")
+        SEASON_ENDED_EARLY = "season_ended_early", _("Season ended early")
+        SEASON_CHANGED = "season_changed", _("Season settings changed")
+        GAME_VOIDED = "game_voided", _("Game voided")
+        ROLE_CHANGED = "role_changed", _("Role changed")
+        MEMBER_REMOVED = "member_removed", _("Member removed")
+        INVITE_CREATED = "invite_created", _("Invite link created")
+        INVITE_REVOKED = "invite_revoked", _("Invite link revoked")
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="admin_actions")
+    # Who acted; the name is kept too, so that the record still says who after the
+    # account is deleted.
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    actor_name = models.CharField(_("by"), max_length=150, blank=True)
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    action = models.CharField(_("action"), max_length=30, choices=Action.choices)
+    # What the action was done to, in words: a season's name, a member's name, a game.
+    subject = models.CharField(_("subject"), max_length=200, blank=True)
+    before = models.JSONField(_("before"), default=dict, blank=True)
+    after = models.JSONField(_("after"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["league", "-at"])]
+
+    def __str__(self):
+        return f"{self.league}: {self.action} by {self.actor_name or '—'}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("An admin action, once recorded, is never changed.")
+        super().save(*args, **kwargs)
+
+    def changes(self):
+        """``(field, before, after)`` for every value named on either side, in order."""
+        keys = list(self.before) + [key for key in self.after if key not in self.before]
+        return [(key, self.before.get(key), self.after.get(key)) for key in keys]

@@ -5,7 +5,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.models import League, Season
+from leagues.models import AdminAction, League, Season
+from leagues.record import record, season_values
 from leagues.services import LeagueError, lock_league
 from leagues.standings import freeze, game_finished
 from rummy import public
@@ -16,8 +17,9 @@ def _messages(error):
 
 
 @transaction.atomic
-def create_season(league, **fields):
-    """A new planned season. Dates may not overlap another season of the league."""
+def create_season(league, *, by=None, **fields):
+    """A new planned season. Dates may not overlap another season of the league.
+    ``by``: the admin who creates it, for the league's record."""
     # The overlap check reads the league's seasons: under the league's lock, ten
     # identical requests at once make one season, not several overlapping ones.
     lock_league(league.pk)
@@ -30,11 +32,18 @@ def create_season(league, **fields):
         raise LeagueError(_messages(error)) from None
     except IntegrityError:
         raise LeagueError(_("This season could not be saved; check its dates.")) from None
+    record(
+        league,
+        by,
+        AdminAction.Action.SEASON_CREATED,
+        subject=season.name,
+        after=season_values(season),
+    )
     return season
 
 
 @transaction.atomic
-def start_season(season):
+def start_season(season, by=None):
     """Make a planned season the league's active one (at most one at a time)."""
     # Lock the league row so that two admins starting two seasons at once queue up.
     League.objects.select_for_update().get(pk=season.league_id)
@@ -56,11 +65,19 @@ def start_season(season):
             season.save(update_fields=["status", "started_at"])
     except IntegrityError:
         raise LeagueError(_("Another season of this league is already active.")) from None
+    record(
+        season.league_id,
+        by,
+        AdminAction.Action.SEASON_STARTED,
+        subject=season.name,
+        before={"status": Season.Status.PLANNED},
+        after={"status": Season.Status.ACTIVE},
+    )
     return season
 
 
 @transaction.atomic
-def close_season(season):
+def close_season(season, by=None):
     """Close an active season: freeze its standings and name its champion(s).
 
     Games still running keep playing; the admin decides (season page) whether to let
@@ -75,6 +92,16 @@ def close_season(season):
     season.closed_at = timezone.now()
     season.save(update_fields=["status", "closed_at"])
     freeze(season)
+    # Closed before its last day: the record says so, with the end it had.
+    early = timezone.localdate(season.closed_at) < season.ends_on
+    record(
+        season.league_id,
+        by,
+        AdminAction.Action.SEASON_ENDED_EARLY if early else AdminAction.Action.SEASON_CLOSED,
+        subject=season.name,
+        before={"status": Season.Status.ACTIVE, "ends_on": season.ends_on},
+        after={"status": Season.Status.CLOSED, "closed_on": timezone.localdate(season.closed_at)},
+    )
     return season
 
 
@@ -96,4 +123,18 @@ def void_game(game, by_user):
     except public.ActionRefused as refusal:
         raise LeagueError(refusal.message) from None
     game_finished(result.game)
+    if result.game.league_id is not None:
+        record(
+            result.game.league_id,
+            by_user,
+            AdminAction.Action.GAME_VOIDED,
+            subject=_game_subject(result.game),
+            before={"status": game.status},
+            after={"status": result.game.status},
+        )
     return result.game
+
+
+def _game_subject(game):
+    season = f" · {game.season.name}" if game.season_id else ""
+    return f"#{game.pk}{season}"

@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from leagues.models import Invite, League, Membership, User
+from leagues.models import AdminAction, Invite, League, Membership, User
+from leagues.record import record
 
 
 class LeagueError(Exception):
@@ -187,6 +188,13 @@ def remove_member(by_membership, target):
     deleted, _unused = Membership.objects.filter(pk=target.pk).delete()
     if not deleted:
         raise LeagueError(_("That person is no longer a member."))
+    record(
+        target.league_id,
+        by_membership.user,
+        AdminAction.Action.MEMBER_REMOVED,
+        subject=target.user.name,
+        before={"role": target.role},
+    )
 
 
 @transaction.atomic
@@ -208,21 +216,57 @@ def set_role(by_membership, target, role):
         and _owner_count(league) == 1
     ):
         raise LeagueError(_("You are the only owner: make someone else an owner first."))
+    before = current.role
     current.role = role
     # Saved, not updated in place: the save tells the member's open tables (their
     # controls follow the role; ``post_save``).
     current.save(update_fields=["role"])
+    if before != role:
+        record(
+            league,
+            by_membership.user,
+            AdminAction.Action.ROLE_CHANGED,
+            subject=current.user.name,
+            before={"role": before},
+            after={"role": role},
+        )
 
 
 @transaction.atomic
 def create_invite(by_user, league, *, expires_at=None, max_uses=None):
-    return Invite.objects.create(
+    invite = Invite.objects.create(
         league=league, created_by=by_user, expires_at=expires_at, max_uses=max_uses
     )
+    record(
+        league,
+        by_user,
+        AdminAction.Action.INVITE_CREATED,
+        subject=_invite_subject(invite),
+        after={"expires_at": expires_at, "max_uses": max_uses},
+    )
+    return invite
+
+
+def _invite_subject(invite):
+    # The token's start names the link in the record without making it usable.
+    return f"{invite.token[:6]}…"
 
 
 @transaction.atomic
-def revoke_invite(invite):
+def revoke_invite(invite, by_user=None):
     if invite.revoked_at:
         raise LeagueError(_("This invite link was already revoked."))
-    Invite.objects.filter(pk=invite.pk).update(revoked_at=timezone.now())
+    # Only a link not revoked meanwhile: two revokes at once record one revoke.
+    revoked = Invite.objects.filter(pk=invite.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    if not revoked:
+        raise LeagueError(_("This invite link was already revoked."))
+    record(
+        invite.league_id,
+        by_user,
+        AdminAction.Action.INVITE_REVOKED,
+        subject=_invite_subject(invite),
+        before={"revoked": False},
+        after={"revoked": True},
+    )

@@ -3,7 +3,7 @@
 from django.urls import path
 
 import config.converters  # noqa: F401  (registers <id:…>, the bounded id of every address)
-from leagues.views import invites, leagues, members, seasons, vacations
+from leagues.views import admin_record, invites, leagues, members, seasons, vacations
 
 app_name = "leagues"
 
@@ -19,6 +19,7 @@ urlpatterns = [
     path("<slug:slug>/members/<id:pk>/role/", members.set_role, name="set_role"),
     path("<slug:slug>/invites/", invites.invites, name="invites"),
     path("<slug:slug>/invites/<id:pk>/revoke/", invites.revoke_invite, name="revoke_invite"),
+    path("<slug:slug>/record/", admin_record.admin_record, name="admin_record"),
     path("<slug:slug>/seasons/", seasons.season_list, name="seasons"),
     path("<slug:slug>/seasons/new/", seasons.season_create, name="season_create"),
     path("<slug:slug>/seasons/<id:pk>/", seasons.season_detail, name="season"),

@@ -53,7 +53,7 @@ def revoke_invite(request, slug, pk):
     require_league_admin(request.user, league)
     invite = get_object_or_404(league.invites, pk=pk)
     try:
-        services.revoke_invite(invite)
+        services.revoke_invite(invite, request.user)
     except services.LeagueError as error:
         messages.error(request, str(error))
     else:

@@ -9,6 +9,7 @@ from leagues.access import get_league_for_member, membership_for, require_league
 from leagues.forms import SeasonForm
 from leagues.models import Season
 from leagues.ratings.reads import with_ratings
+from leagues.schedule_preview import preview
 from leagues.services import LeagueError
 from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
 from rummy.public import finished_games
@@ -39,6 +40,15 @@ def season_detail(request, slug, pk):
     league, season = _season(request, slug, pk)
     membership = membership_for(request.user, league)
     finished = finished_games(season)
+    # The planned schedule, for its admins, before the season starts.
+    schedule = (
+        preview(season)
+        if membership is not None
+        and membership.is_admin
+        and season.format == Season.Format.SCHEDULED
+        and season.status == Season.Status.PLANNED
+        else None
+    )
     return render(
         request,
         "leagues/season.html",
@@ -52,6 +62,7 @@ def season_detail(request, slug, pk):
             "running_games": season_service.running_games(season),
             "finished_games": finished,
             "champions": season.champions.all(),
+            "schedule": schedule,
         },
     )
 
@@ -63,7 +74,7 @@ def season_create(request, slug):
     form = SeasonForm(request.POST or None, instance=Season(league=league))
     if request.method == "POST" and form.is_valid():
         try:
-            season = season_service.create_season(league, **form.cleaned_data)
+            season = season_service.create_season(league, by=request.user, **form.cleaned_data)
         except LeagueError as error:
             messages.error(request, str(error))
         else:
@@ -78,7 +89,7 @@ def season_start(request, slug, pk):
     league, season = _season(request, slug, pk)
     require_league_admin(request.user, league)
     try:
-        season_service.start_season(season)
+        season_service.start_season(season, by=request.user)
     except LeagueError as error:
         messages.error(request, str(error))
     else:
@@ -110,7 +121,7 @@ def season_close(request, slug, pk):
             },
         )
     try:
-        season_service.close_season(season)
+        season_service.close_season(season, by=request.user)
     except LeagueError as error:
         messages.error(request, str(error))
     else:

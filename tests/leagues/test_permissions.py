@@ -34,6 +34,13 @@ CASES = [
     ("members", "get", lambda w: reverse("leagues:members", args=[w["slug"]]), None, ADMIN_VIEW),
     ("invites", "get", lambda w: reverse("leagues:invites", args=[w["slug"]]), None, ADMIN_VIEW),
     (
+        "admin_record",
+        "get",
+        lambda w: reverse("leagues:admin_record", args=[w["slug"]]),
+        None,
+        ADMIN_VIEW,
+    ),
+    (
         "invite_create",
         "post",
         lambda w: reverse("leagues:invites", args=[w["slug"]]),

@@ -49,6 +49,8 @@ MATRIX = {
     "leagues:set_role": ("302 405 405 405 405", "302 404 403 403 403"),
     "leagues:invites": ("302 404 403 403 403", "302 404 403 403 403"),
     "leagues:revoke_invite": ("302 405 405 405 405", "302 404 403 403 403"),
+    # The admin record: to read only (POST refused before anything else).
+    "leagues:admin_record": ("302 404 403 403 403", "302 405 405 405 405"),
     "leagues:seasons": ("302 404 200 200 200", "302 404 200 200 200"),
     "leagues:season_create": ("302 404 403 403 403", "302 404 403 403 403"),
     "leagues:season": ("302 404 200 200 200", "302 404 200 200 200"),
