@@ -111,3 +111,26 @@ def test_the_diagram_keeps_the_contract_order():
 @pytest.mark.parametrize("name", [n for p in ("rummy", "leagues", "config") for n in top_level(p)])
 def test_every_top_level_module_is_in_readme_layout(name):
     assert mentions_module(readme_layout(), name), f"README's layout does not name {name}"
+
+
+def benchmarks() -> list[str]:
+    """Every benchmark of bench/: its scripts (not the empty job another one imports) and
+    the patch that takes the renders out of an action."""
+    names = [p.name for p in sorted((ROOT / "bench").glob("*.py"))]
+    names = [n for n in names if n not in {"__init__.py", "background_jobs.py"}]
+    return [*names, "floor.patch"]
+
+
+@pytest.mark.parametrize("name", benchmarks())
+def test_every_benchmark_has_its_section_with_a_command(name):
+    """docs/benchmarks.md gives each benchmark a section of its own, with the command that
+    reproduces its figures."""
+    text = (ROOT / "docs" / "benchmarks.md").read_text()
+    sections = re.split(r"\n(?=## )", text)
+    (section,) = [s for s in sections if s.startswith(f"## `{name}`")] or [None]
+    assert section, f"docs/benchmarks.md has no section headed `{name}`"
+    if name.endswith(".py"):
+        module = name.removesuffix(".py")
+        assert f"bench/{name}" in section or f"bench.{module}" in section, (
+            f"the section of {name} gives no command that runs it"
+        )
