@@ -15,10 +15,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
 from config.daphne_requests import leave_bodies_to_the_application
+from config.daphne_sockets import compress_socket_frames
 from config.handler import OneTripASGIHandler
 
 # Twisted would parse every POST body as well; only Django's parse is used.
 leave_bodies_to_the_application()
+# A browser that offers permessage-deflate gets its frames compressed.
+compress_socket_frames()
 
 # Django's handler, the middleware and view entered in one trip to the sync thread.
 django_asgi_app = OneTripASGIHandler()

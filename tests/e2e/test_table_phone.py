@@ -22,6 +22,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
 
 from tests.e2e.axe import describe, serious_violations
 from tests.e2e.conftest import ROOT, SOCKET_PROBE, WAIT_MS, _python
+from tests.e2e.wire import CountingRelay
 
 pytestmark = pytest.mark.e2e
 
@@ -50,8 +51,9 @@ for name, target in (("round", 150), ("over", 20)):
     knock = engine.position(["AC 2D", "KC KD KH", "QC QD QH"], table=["5C 6C 7C"],
                             stock=stock, drawn=1, target=target)
     games[name] = game_at(knock, users, league=league).pk
-# A game of its own for the test that plays a move (the others leave theirs as found).
+# Games of their own for the tests that play a move (the others leave theirs as found).
 games["20-play"] = game_at(editor_position(20, hand_size=10), users, league=league).pk
+games["20-wire"] = game_at(editor_position(20, hand_size=10), users, league=league).pk
 print(json.dumps({"users": [u.username for u in users], "games": games}))
 """
 
@@ -300,6 +302,66 @@ def test_only_what_changed_travels(browser, server, request, tables, capsys):
     assert max(to_others) <= 4000
     ann.context.close()
     ben.context.close()
+
+
+# The extensions each socket of the page negotiated.
+EXTENSIONS = """
+(() => {
+  window.__extensions = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("open", () => window.__extensions.push(this.extensions));
+    }
+  };
+})();
+"""
+
+
+@pytest.fixture
+def relay(server):
+    host, port = server.removeprefix("http://").split(":")
+    relay = CountingRelay((host, int(port)))
+    yield relay
+    relay.close()
+
+
+def test_every_editor_frame_is_small_on_the_wire(browser, request, tables, relay):
+    """At 20 melds every frame of the editor, its opening and the arranger's own Play
+    included, is at most 6 KB as the wire carries it: the socket is compressed
+    (permessage-deflate, which Chromium offers), counted by a relay in front of the server."""
+    ann = tables["users"][0]
+    page = open_table(browser, relay.base, request, "ann-wire", ann, tables["games"]["20-wire"])
+    page.context.add_init_script(EXTENSIONS)
+    page.reload()
+    page.wait_for_function("() => window.__e2e.opens >= 1 && window.__extensions.length >= 1")
+    assert "permessage-deflate" in page.evaluate("() => window.__extensions")[-1]
+    wire = {}
+
+    def measured(name, selector, **kwargs):
+        before = relay.socket_bytes
+        tap(page, selector, **kwargs)
+        wire[name] = relay.socket_bytes - before
+
+    measured("open the editor", "#btn-meld", measure="#controls .bar.main")
+    measured("select a hand card", "#hand button.card:not(.joker)")
+    measured("select a table card", card_in(2, 3))
+    last = page.locator("#table-melds .meld").count() - 1
+    measured("new meld", "#btn-new-meld", measure=f"#meld-{last}")
+    measured("reset", "#btn-reset")
+    measured("select the joker", "#hand button.card.joker")
+    measured("lay it off", "#meld-1 .meld-target", measure="#meld-1")
+    expect(page.locator('#meld-1 [data-card="*8S"]')).to_have_count(1)
+    before = relay.socket_bytes
+    frames = page.evaluate("() => window.__e2e.frames")
+    page.locator("#btn-play").click()
+    page.wait_for_function("n => window.__e2e.frames > n", arg=frames)
+    expect(page.locator("#btn-play")).to_have_count(0)
+    wire["play"] = relay.socket_bytes - before
+    print(f"\nbytes on the wire at 20 melds: {wire}")
+    assert max(wire.values()) <= 6000, wire
+    page.context.close()
 
 
 def test_keyboard_alone_arranges_the_table(browser, server, request, tables):

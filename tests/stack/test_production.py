@@ -182,6 +182,9 @@ def test_the_production_set_up_serves_a_game_through_nginx(production):
         },
         open_timeout=20,
     ) as socket:
+        # compressed end to end: nginx passes the extension's handshake through
+        extensions = socket.response.headers.get("Sec-WebSocket-Extensions", "")
+        assert extensions.startswith("permessage-deflate"), extensions
         assert next_view(socket, -1) == game.version
         reply, body = moving.request(
             "POST",
