@@ -4,7 +4,7 @@ Nothing here changes a game: every change goes through the write path, ``rummy.p
 """
 
 from django.conf import settings
-from django.db import models
+from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -319,28 +319,92 @@ class NotificationPrefs(models.Model):
         return f"Notification preferences of {self.user}"
 
 
-class Notice(models.Model):
-    """The ledger of emails sent: one row per (user, game, kind, turn). The row is
-    inserted (claimed) BEFORE the email is sent, so the unique constraints make a
-    duplicate impossible, even with two workers or a worker racing a page request;
-    stamped (``sent_at``) once the mail server took it; deleted after a failure, so that
-    the next pass tries again. A claim left unstamped by a worker that died is dropped
-    after ``notifications.emails.STALE``, and the email is sent by a later pass."""
+class Ledger(models.Model):
+    """What a notification ledger is, for email (``Notice``, one row per user) and push
+    (``PushNotice``, one row per device): one row per (outlet, game, kind, turn). The
+    row is inserted (claimed) BEFORE the notice is sent, so the unique constraints make
+    a duplicate impossible, even with two workers or a worker racing a page request;
+    stamped (``sent_at``) once the mail server or push service took it; deleted after a
+    failure, so that the next pass tries again. A claim left unstamped by a worker that
+    died is dropped after its sender's ``stale`` (``rummy.notifications.pipeline``), and
+    the notice is sent by a later pass.
+
+    Two tables, not one: an email's outlet is the user and a push's the device (whose
+    rows go when it is unsubscribed), so one table would need a nullable owner of each
+    kind and a migration of the rows; the code is the one thing they share."""
 
     class Kind(models.TextChoices):
         YOUR_MOVE = "your_move", _("Your move")
         REMINDER = "reminder", _("Reminder")
         RESULT = "result", _("Result")
 
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
-    )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notices")
+    #: the field that says whom (or which device) a row is about
+    OWNER: str
+
+    # Each ledger names its own reverse accessor (Game.notices, Game.push_notices).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=12, choices=Kind.choices)
     # The turn the notice is about (Game.turn_started_at); None for a result.
     turn_started_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @classmethod
+    def turn_of(cls, game, kind):
+        return None if kind == cls.Kind.RESULT else game.turn_started_at
+
+    @classmethod
+    def claim(cls, owner, games, kind, stamp=None) -> list:
+        """Claim ``kind`` of each of ``games`` for ``owner`` (a user or a device),
+        skipping those it already has; returns [(game, row)]. With ``stamp`` the rows
+        are made as already told."""
+        had = set(
+            cls._default_manager.filter(
+                **{cls.OWNER: owner}, kind=kind, game__in=[game.pk for game in games]
+            ).values_list("game_id", "turn_started_at")
+        )
+        claimed = []
+        for game in games:
+            turn = cls.turn_of(game, kind)
+            if (game.pk, turn) in had:
+                continue
+            try:
+                with transaction.atomic():
+                    fields = {cls.OWNER: owner, "game": game, "turn_started_at": turn}
+                    row = cls._default_manager.create(**fields, kind=kind, sent_at=stamp)
+            except IntegrityError:  # another worker claimed it meanwhile
+                continue
+            claimed.append((game, row))
+        return claimed
+
+    @classmethod
+    def release(cls, rows) -> None:
+        """Forget ``rows``' claims: the next pass tries again."""
+        cls._default_manager.filter(pk__in=[row.pk for row in rows]).delete()
+
+    @classmethod
+    def stamp(cls, rows, when) -> None:
+        """``rows`` were sent: never again."""
+        cls._default_manager.filter(pk__in=[row.pk for row in rows]).update(sent_at=when)
+
+    @classmethod
+    def drop_stale(cls, before) -> int:
+        """Release the claims that a worker killed between claim and send left behind."""
+        return cls._default_manager.filter(sent_at__isnull=True, claimed_at__lt=before).delete()[0]
+
+
+class Notice(Ledger):
+    """The ledger of emails sent: one row per (user, game, kind, turn) (``Ledger``)."""
+
+    OWNER = "user"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notices")
 
     class Meta:
         constraints = [
@@ -434,22 +498,16 @@ class PushSubscription(models.Model):
         return f"push subscription {self.pk} of {self.user_id} ({self.device})"
 
 
-class PushNotice(models.Model):
-    """The ledger of pushes, per device: one row per (subscription, game, kind, turn),
-    like ``Notice`` for email. Claimed (``sent_at`` empty) BEFORE the push, so that a
-    second clock process cannot send it too; stamped after the push service accepted
-    it; deleted after a failure, so that the next pass tries again. A claim left
-    unstamped by a process that died is dropped after ``notifications.pushes.STALE``."""
+class PushNotice(Ledger):
+    """The ledger of pushes, per device: one row per (subscription, game, kind, turn)
+    (``Ledger``)."""
+
+    OWNER = "subscription"
 
     subscription = models.ForeignKey(
         PushSubscription, on_delete=models.CASCADE, related_name="notices"
     )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="push_notices")
-    kind = models.CharField(max_length=12, choices=Notice.Kind.choices)
-    # The turn the push is about (Game.turn_started_at); None for a result.
-    turn_started_at = models.DateTimeField(null=True, blank=True)
-    claimed_at = models.DateTimeField(auto_now_add=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from rummy.clock import bots, deadlines
 from rummy.history import review
-from rummy.notifications import emails, pushes, quiet
+from rummy.notifications import emails, pipeline, pushes, quiet
 
 
 def notify_pass(now=None) -> None:
@@ -26,7 +26,7 @@ def notify_pass(now=None) -> None:
     now = now or timezone.now()
     emails.clock_pass(now)
     pushes.clock_pass(now)
-    quiet.expire(now, emails.CATCH_UP)
+    quiet.expire(now, pipeline.CATCH_UP)
 
 
 def background_pass(now=None) -> int:

@@ -9,13 +9,12 @@ meld a bot plays is the whole of its turn after the draws.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from enum import StrEnum
 from typing import Any
 
 from rummy.engine import Action, SeatView, format_cards, hand_points, parse_cards
-from rummy.engine.bots import hand_groups
 from rummy.engine.cards import JOKER, Card
+from rummy.engine.melds import hand_groups, hand_runs
 from rummy.solver import Solution, position_from_view, solve
 
 #: the solver's time limit for a bot's turn, in the solve's own CPU seconds (so that a
@@ -100,7 +99,7 @@ def _beginner_meld(view: SeatView, hand: list[Card], rng: random.Random) -> dict
     left = list(hand)
     melds: list[list[Card]] = []
     while True:
-        found = hand_groups(left) + _runs(left)
+        found = hand_groups(left) + hand_runs(left)
         if not found:
             break
         meld = rng.choice(found)
@@ -112,32 +111,6 @@ def _beginner_meld(view: SeatView, hand: list[Card], rng: random.Random) -> dict
     knock = bool(left) and hand_points(left) <= view.settings.knock_limit and BEGINNER_KNOCK
     table = list(view.table) + [format_cards(m) for m in melds]
     return {"do": Action.MELD, "table": table, "knock": knock}
-
-
-def _runs(hand: list[Card]) -> list[list[Card]]:
-    """Longest runs of one suit; an ace is tried low and high (R4.3), never both."""
-    by_suit: dict[str, dict[int, Card]] = defaultdict(dict)
-    for c in hand:
-        if not c.joker:
-            by_suit[c.suit].setdefault(c.rank, c)
-            if c.rank == 1:
-                by_suit[c.suit].setdefault(14, c)
-    runs = []
-    for cards in by_suit.values():
-        run: list[Card] = []
-        prev = None
-        for r in sorted(cards):
-            # an ace may close a run high only if it did not open it low (R4.3)
-            if prev is not None and r == prev + 1 and not (r == 14 and run[0].rank == 1):
-                run.append(cards[r])
-            else:
-                if len(run) >= 3:
-                    runs.append(run)
-                run = [cards[r]]
-            prev = r
-        if len(run) >= 3:
-            runs.append(run)
-    return runs
 
 
 # --- Steady and expert: the solver ----------------------------------------------------

@@ -16,12 +16,11 @@ should accept it; the randomized tests assert exactly that.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
 from typing import Any
 
 from .actions import legal_actions
 from .cards import JOKER, JOKER_AS, Card, hand_points
-from .melds import joker_options, meld_kind
+from .melds import hand_groups, hand_runs, joker_options, meld_kind
 from .state import GameState
 from .values import Action
 
@@ -31,45 +30,11 @@ def _take(hand: list[Card], cards: list[Card]) -> None:
         hand.remove(c)
 
 
-def hand_groups(hand: list[Card]) -> list[list[Card]]:
-    """One group per rank held in three or more suits (R4.2), jokers left out; the
-    computer players of ``rummy.bots`` use it too."""
-    by_rank: dict[int, dict[str, Card]] = defaultdict(dict)
-    for c in hand:
-        if not c.joker:
-            by_rank[c.rank].setdefault(c.suit, c)
-    return [list(s.values())[:4] for s in by_rank.values() if len(s) >= 3]
-
-
-def _hand_runs(hand: list[Card]) -> list[list[Card]]:
-    by_suit: dict[str, dict[int, Card]] = defaultdict(dict)
-    for c in hand:
-        if not c.joker:
-            by_suit[c.suit].setdefault(c.rank, c)
-            if c.rank == 1:
-                by_suit[c.suit].setdefault(14, c)
-    runs = []
-    for cards in by_suit.values():
-        run: list[Card] = []
-        prev = None
-        for r in sorted(cards):
-            if prev is not None and r == prev + 1:
-                run.append(cards[r])
-            else:
-                if len(run) >= 3:
-                    runs.append(run)
-                run = [cards[r]]
-            prev = r
-        if len(run) >= 3:
-            runs.append(run)
-    return runs
-
-
 def _melds_from_hand(hand: list[Card], rng: random.Random) -> list[list[Card]]:
     """Greedy: take groups and runs from the hand while they last (R5.3)."""
     out: list[list[Card]] = []
     while True:
-        found = hand_groups(hand) + _hand_runs(hand)
+        found = hand_groups(hand) + hand_runs(hand)
         if not found:
             return out
         meld = rng.choice(found)

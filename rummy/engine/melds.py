@@ -9,6 +9,7 @@ depends on nothing else.
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from .cards import JOKER_AS, REAL_CARDS, SUIT_SYMBOLS, SUITS, Card, rank_name
@@ -161,3 +162,43 @@ def joker_options(other_cards: Iterable[Card]) -> list[Card]:
         if meld_kind(others + [joker]) is not None:
             out.append(card)
     return out
+
+
+# --- The melds a hand holds ------------------------------------------------------------
+
+
+def hand_groups(hand: Sequence[Card]) -> list[list[Card]]:
+    """One group per rank held in three or more suits (R4.2), jokers left out."""
+    by_rank: dict[int, dict[str, Card]] = defaultdict(dict)
+    for c in hand:
+        if not c.joker:
+            by_rank[c.rank].setdefault(c.suit, c)
+    return [list(s.values())[:4] for s in by_rank.values() if len(s) >= 3]
+
+
+def hand_runs(hand: Sequence[Card]) -> list[list[Card]]:
+    """The longest runs of one suit in ``hand``, jokers left out: each a sequence
+    (R4.3). An ace is tried low (A-2-3) and high (Q-K-A), never both in one run, so
+    a whole suit gives A..K, never the ace twice."""
+    by_suit: dict[str, dict[int, Card]] = defaultdict(dict)
+    for c in hand:
+        if not c.joker:
+            by_suit[c.suit].setdefault(c.rank, c)
+            if c.rank == 1:
+                by_suit[c.suit].setdefault(14, c)
+    runs = []
+    for cards in by_suit.values():
+        run: list[Card] = []
+        prev = None
+        for r in sorted(cards):
+            # an ace may close a run high only if it did not open it low (R4.3)
+            if prev is not None and r == prev + 1 and not (r == 14 and run[0].rank == 1):
+                run.append(cards[r])
+            else:
+                if len(run) >= 3:
+                    runs.append(run)
+                run = [cards[r]]
+            prev = r
+        if len(run) >= 3:
+            runs.append(run)
+    return runs

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from rummy import engine
 from rummy.engine.scoring import GAME_BONUS, ROUND_WON_BONUS
-from rummy.table.presenters import card_info
+from rummy.table.presenters import revealed_row
 
 
 @dataclass(frozen=True)
@@ -66,18 +66,15 @@ def round_rows(rounds, players, dealers):
             hand = r.hands[p.number] if p.number < len(r.hands) else ""
             points = r.points[p.number] if p.number < len(r.points) else 0
             totals[p.number] += points
-            seats.append(
-                {
-                    "player": p,
-                    "cards": [card_info(c) for c in hand.split()],
-                    "count": engine.hand_points(engine.parse_cards(hand)),
-                    "points": points,
-                    "total": totals[p.number],
-                    "winner": p.number in winners,
-                    "knocker": r.knocker == p.number,
-                    "went_out": went_out == p.number,
-                }
+            row = revealed_row(
+                p.name,
+                hand,
+                points,
+                winner=p.number in winners,
+                knocker=r.knocker == p.number,
+                went_out=went_out == p.number,
             )
+            seats.append({**row, "player": p, "total": totals[p.number]})
         dealer = dealers.get(r.number)
         out.append(
             {

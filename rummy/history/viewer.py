@@ -23,7 +23,7 @@ from rummy import engine
 from rummy.history.log import DEAL_KINDS, read_moves, steps
 from rummy.history.words import describe
 from rummy.models import Game
-from rummy.table.presenters import card_info
+from rummy.table.presenters import card_info, last_round_rows
 
 
 class Mode(StrEnum):
@@ -167,20 +167,7 @@ def replay_step(game, seat_number, deals, seq):
 
 def _result(view, names):
     """The round that this step ended: its revealed hands are public now (R7)."""
-    last = view.last_round
-    winners = set(last.get("winners") or [])
-    return {
-        "rows": [
-            {
-                "name": names.get(n, "?"),
-                "cards": [card_info(c) for c in hand.split()],
-                "count": engine.hand_points(engine.parse_cards(hand)),
-                "points": last["points"][n],
-                "winner": n in winners,
-            }
-            for n, hand in enumerate(last.get("hands") or [])
-        ]
-    }
+    return {"rows": last_round_rows(view.last_round, names)}
 
 
 def _final(view, names):

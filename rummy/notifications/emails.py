@@ -1,29 +1,22 @@
-"""Email notifications (async-play issue): "your move", reminders, results, verification.
+"""Email notifications: the email sender of the background pass (``EMAIL``: "your
+move", reminders, results; ``pipeline`` decides what is due, claims and retries), and
+``send``, which account emails use too (``accounts``: verification).
 
-Rules that hold everywhere here:
+What is the email's own:
 
 - Nothing is sent to an inactive user, an empty or unverified address, or for a kind
-  the user switched off (``NotificationPrefs``); the verification email is the one
-  exception to "verified only".
-- At most one email per (user, game, kind, turn): a ``Notice`` row is inserted FIRST,
-  its unique constraint turning a second worker, a retry or a race into an
-  IntegrityError, and only then is the email sent; the row is stamped once the mail
-  server took it. A failed send releases its claims so that the next pass may try
-  again, and so, after ``STALE``, does a claim whose worker was killed before it sent.
-- Emails about games ("your move", results) are sent by the background workers' pass
-  (``clock_pass``, every ``CLOCK_INTERVAL`` seconds: ``rummy.background``), never in
-  the request that made the move: a slow or failing mail server can neither hold up nor
-  break a move, and a failure is logged and retried by the next pass.
-- Several games awaiting a user's move are grouped into one email.
+  the user switched off (``NotificationPrefs``) or that one of their devices is pushed
+  (``prefs.wants``); the verification email is the one exception to "verified only".
+- One email per player and pass for each kind, listing every game it is about; the
+  ledger is ``Notice`` (one row per user, game, kind and turn).
+- Every email lists each game awaiting the player's move not emailed yet (not only
+  those of the last hour), is sent even while the player is at the game for a reminder
+  (the deadline is near either way), and for a result (a record of the game).
+- Emails about games are sent by the background workers' pass, never in the request
+  that made the move: a slow or failing mail server can neither hold up nor break a
+  move, and a failure is logged and retried by the next pass.
 - Each email is written in its user's language with times in their time zone
-  (``leagues.models.speaking_to``: ``User.language`` and ``User.time_zone``, the site's
-  default language and UTC while they are unknown), subject and body alike.
-- Nothing goes out while the player's quiet hours last (``quiet``): it is not claimed,
-  and the first pass after them sends it, grouped as usual.
-- "Your move" waits while the player is at the game: its page open on a socket
-  (``presence``), or a move of their own in it within ``AWAY_AFTER`` seconds. Such a
-  game is skipped, not claimed, so a later pass emails it once they are away (within
-  ``CATCH_UP``). Reminders are sent as before: the deadline is near either way.
+  (``leagues.models.speaking_to``), subject and body alike.
 """
 
 import logging
@@ -31,42 +24,24 @@ import re
 import smtplib
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from leagues.models import User, speaking_to
+from leagues.models import speaking_to
 from rummy import engine
 from rummy.clock.text import deadline_text, time_left_text
-from rummy.models import Game, Move, Notice
-from rummy.notifications import presence, quiet
-from rummy.notifications.prefs import wants
-from rummy.notifications.tokens import (
-    absolute_url,
-    unsubscribe_url,
-)
+from rummy.models import Game, Notice
+from rummy.notifications import pipeline
+from rummy.notifications.pipeline import Outcome
+from rummy.notifications.prefs import PREF_OF_KIND, wants
+from rummy.notifications.tokens import absolute_url, unsubscribe_url
 
 log = logging.getLogger(__name__)
-
-
-# A reminder is due once a quarter of the turn's time is left.
-REMINDER_FRACTION = 4
-# The clock only looks this far ahead for reminders: a quarter of the longest turn time a
-# season offers. (A longer turn, which no season offers, is reminded this late.)
-REMINDER_HORIZON = timedelta(seconds=7 * 86400 // REMINDER_FRACTION)
-# The clock's catch-up for "your move" and result emails that were never claimed (a
-# process that died between commit and send, or a send that failed).
-CATCH_UP = timedelta(hours=1)
-
-# The moves a player makes themselves; the log's other entries (the start, a deal, a
-# timeout, the host's end or void) say nothing about whether the player is there.
-OWN_MOVES = (Move.Kind.DRAW, Move.Kind.MELD, Move.Kind.KNOCK, Move.Kind.PASS)
 
 # A claim this old that was never stamped belongs to a worker that died before it sent
 # (longer than any pass takes: each email waits at most EMAIL_TIMEOUT for the server).
@@ -136,65 +111,18 @@ def _message(user, subject, template, context, pref, build_url):
     return message
 
 
-def _send_claimed(user, notices, template, build, pref):
-    """Build (``build()`` returns the subject and the context) and send the one email
-    that ``notices`` were claimed for. On any failure the claims are released, so that
-    the next pass tries again, and the failure is logged, never raised. Everything is
-    worded for ``user`` (their language and time zone)."""
-    try:
-        with speaking_to(user):
-            subject, context = build()
-    except Exception:
-        log.exception("could not prepare the %s email to user %s", template, user.pk)
-        sent = False
-    else:
-        sent = send(user, subject, template, context, pref=pref)
-    if sent:
-        Notice.objects.filter(pk__in=[n.pk for n in notices]).update(sent_at=timezone.now())
-    else:
-        _release(notices)
-    return sent
+# --- The email sender of the pipeline -------------------------------------------------
 
 
-def _claim(user, game, kind, turn_started_at):
-    """Insert the Notice that says this email is (being) sent; None when it already was."""
-    try:
-        with transaction.atomic():
-            return Notice.objects.create(
-                user=user, game=game, kind=kind, turn_started_at=turn_started_at
-            )
-    except IntegrityError:
-        return None
-
-
-def _release(notices):
-    Notice.objects.filter(pk__in=[n.pk for n in notices]).delete()
-
-
-def _claim_current_turns(user, games, kind):
-    """Claim ``kind`` for each game's current turn, then re-read the games and drop (and
-    release) those whose turn moved on meanwhile: a notice that comes after the player
-    already moved does nothing."""
-    claimed = {}
-    for game in games:
-        notice = _claim(user, game, kind, game.turn_started_at)
-        if notice is not None:
-            claimed[game.pk] = (game, notice)
-    if not claimed:
-        return []
-    current = set(
-        Game.objects.filter(pk__in=claimed, status=Game.Status.ACTIVE, to_move=user).values_list(
-            "pk", "turn_started_at"
+def _noticed(kind, user_ref):
+    return Exists(
+        Notice.objects.filter(
+            game=OuterRef("pk"),
+            user=OuterRef(user_ref),
+            kind=kind,
+            turn_started_at=OuterRef("turn_started_at"),
         )
     )
-    games, stale = [], []
-    for game, notice in claimed.values():
-        if (game.pk, game.turn_started_at) in current:
-            games.append((game, notice))
-        else:
-            stale.append(notice)
-    _release(stale)
-    return games
 
 
 def _game_line(game, user, now):
@@ -209,140 +137,26 @@ def _game_line(game, user, now):
     }
 
 
-def _with_lines():
-    return _emailed_games().select_related("league").prefetch_related("seats__user")
-
-
-def _emailed_games():
-    """Games that send email: not practice games, whose one player is at the
-    table against bots and whose results count for nothing."""
-    return Game.objects.filter(league__isnull=False)
-
-
-# --- "Your move" ----------------------------------------------------------------------
-
-
-def _noticed(kind, user_ref="to_move"):
-    return Exists(
-        Notice.objects.filter(
-            game=OuterRef("pk"),
-            user=OuterRef(user_ref),
-            kind=kind,
-            turn_started_at=OuterRef("turn_started_at"),
-        )
-    )
-
-
-def away_after():
-    return timedelta(seconds=getattr(settings, "AWAY_AFTER", 300))
-
-
-def at_the_game(user, games, now):
-    """The ids of those ``games`` whose page ``user`` has open, or in which they moved
-    within ``AWAY_AFTER``: someone playing live needs no email for every turn (one
-    player got 7 in 6.5 minutes)."""
-    ids = [game.pk for game in games]
-    if not ids:
-        return set()
-    here = presence.present(user.pk, ids)
-    recent = Move.objects.filter(
-        game_id__in=set(ids) - here,
-        user=user,
-        kind__in=OWN_MOVES,
-        created_at__gt=now - away_after(),
-    ).values_list("game_id", flat=True)
-    return here | set(recent)
-
-
-def notify_user_turns(user, now=None) -> int:
-    """One email listing every game awaiting ``user``'s move that has not been notified
-    for its current turn and where the user is away (``at_the_game``). Returns the
-    number of games the email listed (0: none sent)."""
-    if not wants(user, Notice.Kind.YOUR_MOVE):
-        return 0
-    now = now or timezone.now()
-    if quiet.holding(user, now, CATCH_UP):
-        return 0
-    pending = list(
-        _with_lines()
-        .filter(status=Game.Status.ACTIVE, to_move=user, turn_started_at__isnull=False)
-        .exclude(_noticed(Notice.Kind.YOUR_MOVE))
-        .order_by("turn_deadline")
-    )
-    # Not claimed: the next pass looks again, and emails once the user has gone.
-    here = at_the_game(user, pending, now)
-    pending = [game for game in pending if game.pk not in here]
-    claimed = _claim_current_turns(user, pending, Notice.Kind.YOUR_MOVE)
-    if not claimed:
-        return 0
-
-    def build():
-        lines = [_game_line(game, user, now) for game, _notice in claimed]
-        waiting = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
-        subject = ngettext(
-            "Your move in %(league)s", "Your move in %(count)d games", len(lines)
-        ) % {"league": lines[0]["league"], "count": len(lines)}
-        return subject, {"games": lines, "others_waiting": max(waiting - len(lines), 0)}
-
-    notices = [notice for _game, notice in claimed]
-    if _send_claimed(user, notices, "your_move", build, pref="your_move"):
-        return len(claimed)
-    return 0
-
-
-def _users(user_ids):
-    ids = {pk for pk in user_ids if pk is not None}
-    return list(User.objects.filter(pk__in=ids).select_related("notification_prefs"))
-
-
-# --- Results --------------------------------------------------------------------------
-
-
-def notify_result(game, now=None) -> int:
-    """The result email of ``game`` to each seated player who wants it, once per game."""
-    return _send_results(_results_due(game, now or timezone.now()))
-
-
-def _results_due(game, now) -> list[dict]:
-    """What each seated player of a finished ``game`` is to be told of its result now
-    (not claimed yet: ``_send_results`` claims)."""
-    if game.status != Game.Status.FINISHED:
-        return []
+def _result_line(game, user) -> dict:
     seats = sorted(
-        game.seats.select_related("user", "user__notification_prefs"),
+        game.seated(),
         key=lambda s: (-(s.final_score or 0), s.number if s.number is not None else 99),
     )
-    standings = [
-        {
-            "name": s.user.name,
-            "score": s.final_score,
-            "winner": s.is_winner,
-            "rounds_won": s.rounds_won,
-        }
-        for s in seats
-    ]
-    winners = [s.user.name for s in seats if s.is_winner]
-    due = []
-    for seat in seats:
-        user = seat.user
-        if not wants(user, Notice.Kind.RESULT) or quiet.holding(user, now, CATCH_UP):
-            continue
-        # Older than the usual catch-up: looked at only for a player whose quiet hours held it.
-        old = game.finished_at and game.finished_at < now - CATCH_UP
-        if old and game.finished_at < quiet.lookback(user, now, CATCH_UP):
-            continue
-        due.append({"game": game, "seat": seat, "standings": standings, "winners": winners})
-    return due
-
-
-def _result_line(item) -> dict:
-    game, seat = item["game"], item["seat"]
+    seat = next(s for s in seats if s.user_id == user.pk)
     return {
         "game": game,
         "league": game.league.name,
         "url": absolute_url(game.get_absolute_url()),
-        "standings": item["standings"],
-        "winners": ", ".join(item["winners"]),
+        "standings": [
+            {
+                "name": s.user.name,
+                "score": s.final_score,
+                "winner": s.is_winner,
+                "rounds_won": s.rounds_won,
+            }
+            for s in seats
+        ],
+        "winners": ", ".join(s.user.name for s in seats if s.is_winner),
         "you_won": seat.is_winner,
         "your_score": seat.final_score,
         "ended_early": ((game.state or {}).get("last_round") or {}).get("reason")
@@ -350,95 +164,88 @@ def _result_line(item) -> dict:
     }
 
 
-def _send_results(due) -> int:
-    """One email per player: the result of one game, or of several in one email when
-    several are due at once (what quiet hours held overnight)."""
-    by_user: dict[int, list[dict]] = {}
-    for item in due:
-        by_user.setdefault(item["seat"].user_id, []).append(item)
-    sent = 0
-    for items in by_user.values():
-        user = items[0]["seat"].user
-        claimed = []
-        for item in items:
-            notice = _claim(user, item["game"], Notice.Kind.RESULT, None)
-            if notice is not None:
-                claimed.append((item, notice))
-        if not claimed:
-            continue
+class EmailSender(pipeline.Sender):
+    """One email per player, from the template of its kind, with that kind's one-click
+    unsubscribe link."""
 
-        def build(claimed=claimed):
-            lines = [_result_line(item) for item, _notice in claimed]
-            if len(lines) > 1:
-                subject = ngettext(
-                    "%(count)s of your games has ended",
-                    "%(count)s of your games have ended",
-                    len(lines),
-                ) % {"count": len(lines)}
-                return subject, {"games": lines}
-            line = lines[0]
-            if line["you_won"]:
-                subject = _("You won in %(league)s!") % {"league": line["league"]}
-            else:
-                subject = _("Game over in %(league)s") % {"league": line["league"]}
-            return subject, line
+    name = "email"
+    ledger = Notice
+    stale = STALE
 
-        template = "results" if len(claimed) > 1 else "result"
-        notices = [notice for _item, notice in claimed]
-        if _send_claimed(user, notices, template, build, pref="results"):
-            sent += 1
-    return sent
+    def wants(self, user, kind) -> bool:
+        return wants(user, kind)
 
+    def reaching(self, user_ref, kind) -> Q:
+        verified = Q(**{f"{user_ref}__email_verified": True})
+        if kind == Notice.Kind.RESULT:
+            return verified
+        return verified & ~_noticed(kind, user_ref)
 
-# --- The hooks ------------------------------------------------------------------------
+    def outlets(self, user) -> list:
+        return [user]
 
-
-def send_due_reminders(now=None) -> int:
-    """Remind each player whose turn has a quarter (or less) of its time left, once per
-    turn, grouped per player. Returns how many emails were sent."""
-    now = now or timezone.now()
-    candidates = (
-        _with_lines()
-        .filter(
-            status=Game.Status.ACTIVE,
-            to_move__isnull=False,
-            to_move__email_verified=True,
-            turn_started_at__isnull=False,
-            turn_deadline__gt=now,
-            turn_deadline__lte=now + REMINDER_HORIZON,
-        )
-        .exclude(_noticed(Notice.Kind.REMINDER))
-        .order_by("turn_deadline")
-    )
-    due: dict[int, list[Game]] = {}
-    for game in candidates:
-        # A quarter of the turn's own time, not of all it spans: a deadline moved on by
-        # the mover's vacation must not bring the reminder into the vacation.
-        span = min(game.turn_deadline - game.turn_started_at, timedelta(seconds=game.turn_seconds))
-        quarter = span / REMINDER_FRACTION
-        if now >= game.turn_deadline - quarter:
-            due.setdefault(game.to_move_id, []).append(game)
-    sent = 0
-    for user in _users(due):
-        if not wants(user, Notice.Kind.REMINDER) or quiet.holding(user, now, CATCH_UP):
-            continue
-        claimed = _claim_current_turns(user, due[user.pk], Notice.Kind.REMINDER)
-        if not claimed:
-            continue
-
-        def build(user=user, claimed=claimed):
-            lines = [_game_line(game, user, now) for game, _notice in claimed]
+    def word(self, kind, user, told, waiting, now):
+        """(template, subject, context) of the email about ``told``."""
+        if kind == Notice.Kind.YOUR_MOVE:
+            lines = [_game_line(game, user, now) for game in told]
+            others = Game.objects.filter(status=Game.Status.ACTIVE, to_move=user).count()
+            subject = ngettext(
+                "Your move in %(league)s", "Your move in %(count)d games", len(lines)
+            ) % {"league": lines[0]["league"], "count": len(lines)}
+            context = {"games": lines, "others_waiting": max(others - len(lines), 0)}
+            return "your_move", subject, context
+        if kind == Notice.Kind.REMINDER:
+            lines = [_game_line(game, user, now) for game in told]
             subject = ngettext(
                 "Reminder: your move in %(league)s, %(left)s",
                 "Reminder: %(count)d games await your move",
                 len(lines),
             ) % {"league": lines[0]["league"], "left": lines[0]["time_left"], "count": len(lines)}
-            return subject, {"games": lines}
+            return "reminder", subject, {"games": lines}
+        lines = [_result_line(game, user) for game in told]
+        if len(lines) > 1:
+            subject = ngettext(
+                "%(count)s of your games has ended",
+                "%(count)s of your games have ended",
+                len(lines),
+            ) % {"count": len(lines)}
+            return "results", subject, {"games": lines}
+        line = lines[0]
+        if line["you_won"]:
+            subject = _("You won in %(league)s!") % {"league": line["league"]}
+        else:
+            subject = _("Game over in %(league)s") % {"league": line["league"]}
+        return "result", subject, line
 
-        notices = [notice for _game, notice in claimed]
-        if _send_claimed(user, notices, "reminder", build, pref="reminders"):
-            sent += 1
-    return sent
+    def send(self, user, outlet, kind, message, told, now, ready) -> Outcome:
+        template, subject, context = message
+        sent = send(user, subject, template, context, pref=PREF_OF_KIND[kind])
+        return Outcome.SENT if sent else Outcome.FAILED
+
+
+EMAIL = EmailSender()
+
+
+# --- The pass and its steps, by name (the background work and the tests call them) ----
+
+
+def notify_user_turns(user, now=None) -> int:
+    """One email listing every game awaiting ``user``'s move that has not been emailed
+    for its current turn and where the user is away (``pipeline.at_the_game``). Returns
+    the number of games the email listed (0: none sent)."""
+    told = pipeline.turns_of(EMAIL, user, now or timezone.now())
+    return sum(len(games) for games in told)
+
+
+def notify_result(game, now=None) -> int:
+    """The result email of ``game`` to each seated player who wants it, once per game."""
+    return pipeline.results(EMAIL, now or timezone.now(), games=[game])
+
+
+def send_due_reminders(now=None) -> int:
+    """Remind each player whose turn has a quarter (or less) of its time left, once per
+    turn, grouped per player. Returns how many emails were sent."""
+    return pipeline.reminders(EMAIL, now or timezone.now())
 
 
 def catch_up(now=None) -> int:
@@ -447,55 +254,14 @@ def catch_up(now=None) -> int:
     back ``CATCH_UP``, so it never digs up old turns; further for what quiet hours held
     (``quiet``: the players whose hold ended, the results since it began)."""
     now = now or timezone.now()
-    since = now - CATCH_UP
-    turn_users = {
-        *_emailed_games()
-        .filter(
-            status=Game.Status.ACTIVE,
-            to_move__email_verified=True,
-            turn_started_at__gte=since,
-        )
-        .exclude(_noticed(Notice.Kind.YOUR_MOVE))
-        .values_list("to_move", flat=True),
-        *quiet.released_user_ids(now),
-    }
-    sent = sum(1 for user in _users(turn_users) if _guarded(notify_user_turns, user, now))
-    finished = (
-        _emailed_games()
-        .filter(status=Game.Status.FINISHED, finished_at__gte=quiet.earliest(now, CATCH_UP))
-        .select_related("league")
-    )
-    due: list[dict] = []
-    for game in finished:
-        due += _guarded(_results_due, game, now) or []
-    return sent + _guarded(_send_results, due)
-
-
-def _guarded(notify, *args):
-    """``notify(*args)``, or 0 when it fails: one user's or one game's trouble is logged
-    and the pass goes on to the others (their claims, if any, were released)."""
-    try:
-        return notify(*args)
-    except Exception:
-        log.exception("%s failed for %r", notify.__name__, args[0])
-        return 0
+    return pipeline.turns(EMAIL, now) + pipeline.results(EMAIL, now)
 
 
 def drop_stale_claims(now=None) -> int:
-    """Release the claims that a worker killed between claim and send left behind: the
-    email was never sent, and this pass (or the next) sends it."""
-    now = now or timezone.now()
-    stale = Notice.objects.filter(sent_at__isnull=True, claimed_at__lt=now - STALE)
-    return stale.delete()[0]
+    """Release the claims that a worker killed between claim and send left behind."""
+    return EMAIL.ledger.drop_stale((now or timezone.now()) - STALE)
 
 
-def clock_pass(now=None):
-    """The turn clock's share of notifications (``rummy.clock.deadlines.tick``). Never raises.
-    The site's default language is active around the pass; each email switches to its
-    user's own (``send``, ``_send_claimed``)."""
-    with translation.override(settings.LANGUAGE_CODE):
-        for step in (drop_stale_claims, send_due_reminders, catch_up):
-            try:
-                step(now)
-            except Exception:
-                log.exception("notification step %s failed", step.__name__)
+def clock_pass(now=None) -> int:
+    """The emails of one background pass (``pipeline.clock_pass``). Never raises."""
+    return pipeline.clock_pass(EMAIL, now)

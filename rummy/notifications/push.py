@@ -9,7 +9,6 @@ whose endpoint is not on a browser's push service (``subscriptions.is_push_servi
 a row stored before that check was strict) is deleted unsent: the push never leaves.
 """
 
-import enum
 import json
 import logging
 import time
@@ -21,6 +20,7 @@ from pywebpush import WebPushException, webpush
 
 from rummy.models import PushSubscription
 from rummy.notifications import subscriptions
+from rummy.notifications.pipeline import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +37,6 @@ class _NoRedirects(requests.Session):
     def request(self, *args, **kwargs):
         kwargs["allow_redirects"] = False
         return super().request(*args, **kwargs)
-
-
-class Outcome(enum.Enum):
-    SENT = "sent"
-    GONE = "gone"
-    FAILED = "failed"
 
 
 def message(title, body, url, tag) -> dict:

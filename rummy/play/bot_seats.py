@@ -17,7 +17,7 @@ from rummy import engine
 from rummy.models import Game, Seat
 from rummy.play import store
 from rummy.play.errors import ActionRefused, NotAllowed, Result
-from rummy.play.seating import _bump, _start
+from rummy.play.seating import _start, sit_down
 
 #: at most this many bots at one game: every seat but one (R1.1's five)
 POOL = engine.MAX_PLAYERS
@@ -83,14 +83,8 @@ def add_bot(game_id, user, level, expected_version) -> Result:
     if game.status != Game.Status.OPEN:
         raise ActionRefused(_("This game has already started."), code="started")
     seats = list(game.seated())
-    if len(seats) >= game.max_seats:
-        raise ActionRefused(_("This table is full."), code="full")
-    bot = bot_user(level, taken={s.user_id for s in seats})
-    Seat.objects.create(game=game, user=bot, bot_level=level)
-    _bump(game)
-    if len(seats) + 1 == game.max_seats:
-        return _start(game)
-    return Result(game, game.version)
+    # At a full table ``sit_down`` refuses, and a bot user made for it is rolled back.
+    return sit_down(game, seats, bot_user(level, taken={s.user_id for s in seats}), bot_level=level)
 
 
 def practice_full(user) -> str:

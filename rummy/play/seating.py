@@ -64,12 +64,18 @@ def take_seat(game_id, user, expected_version=None) -> Result:
     seats = list(game.seated())
     if any(s.user_id == user.pk for s in seats):
         raise ActionRefused(_("You already have a seat at this table."), code="seated")
+    return sit_down(game, seats, user)
+
+
+def sit_down(game: Game, seats, user, **seat) -> Result:
+    """Seat ``user`` (a player, or a bot with its ``bot_level``) at the open ``game``,
+    locked, whose ``seats`` were read under the lock. A full table starts by itself:
+    the one place that says so, for players and bots alike."""
     if len(seats) >= game.max_seats:
         raise ActionRefused(_("This table is full."), code="full")
-    Seat.objects.create(game=game, user=user)
+    Seat.objects.create(game=game, user=user, **seat)
     _bump(game)
     if len(seats) + 1 == game.max_seats:
-        # A full table starts by itself.
         return _start(game)
     return Result(game, game.version)
 

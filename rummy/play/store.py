@@ -159,9 +159,10 @@ def announce(game_id, version, movers=None, draft_free=False, snapshot=None):
     the game at ``version`` (``rummy.play.snapshot.dump``), so that no socket process
     reads it.
 
-    Emails ("your move", results) are not sent here but by the turn clock's next pass
-    (``rummy.notifications.emails.clock_pass``): a slow or failing mail server must not
-    hold up the player who moved, nor cost the busy web workers."""
+    Emails and pushes ("your move", results) are not sent here but by the background
+    workers' next pass (``rummy.notifications.pipeline``): a slow or failing mail server
+    or push service must not hold up the player who moved, nor cost the busy web
+    workers."""
     transaction.on_commit(
         lambda: broadcast.game_updated(
             game_id, version, movers=movers, draft_free=draft_free, snapshot=snapshot

@@ -429,22 +429,42 @@ def last_round_context(names, last):
     return {"last_round": _last_round(dict(last), dict(names))}
 
 
+def revealed_row(name, hand, points, winner, knocker=False, went_out=False) -> dict:
+    """One seat's row of a finished round: its revealed hand (``hand`` in notation;
+    public once the round is over, R7), the hand's count (R7.1) and the round's points.
+    The one shape of a round row, for ``rummy/_round_rows.html``: the game page's last
+    round, the score sheet and the replay."""
+    return {
+        "name": name,
+        "cards": [card_info(c) for c in hand.split()],
+        "count": engine.hand_points(engine.parse_cards(hand)),
+        "points": points,
+        "winner": winner,
+        "knocker": knocker,
+        "went_out": went_out,
+    }
+
+
+def last_round_rows(last, names) -> list[dict]:
+    """The rows of the round a view's ``last_round`` records (``names``: seat to name)."""
+    winners = set(last.get("winners") or [])
+    return [
+        revealed_row(
+            names.get(n, "?"),
+            hand,
+            last["points"][n],
+            winner=n in winners,
+            knocker=last.get("knocker") == n,
+            went_out=last.get("went_out") == n,
+        )
+        for n, hand in enumerate(last.get("hands") or [])
+    ]
+
+
 def _last_round(last, names):
     """The finished round's revealed hands and points (R7); hands are public now."""
     winners = set(last.get("winners") or [])
-    rows = []
-    for n, hand in enumerate(last.get("hands") or []):
-        rows.append(
-            {
-                "name": names.get(n, "?"),
-                "cards": [card_info(c) for c in hand.split()],
-                "count": engine.hand_points(engine.parse_cards(hand)),
-                "points": last["points"][n],
-                "winner": n in winners,
-                "knocker": last.get("knocker") == n,
-                "went_out": last.get("went_out") == n,
-            }
-        )
+    rows = last_round_rows(last, names)
     return {
         "round_no": last.get("round_no"),
         "reason": REASONS.get(last.get("reason"), last.get("reason")),

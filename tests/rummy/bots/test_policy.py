@@ -119,3 +119,11 @@ def test_a_busy_machine_does_not_change_a_bots_meld(monkeypatch):
         loaded = choose(seat_view(state, 0), Level.EXPERT, random.Random(1))
     assert loaded == calm
     apply_action(state, 0, loaded)  # legal
+
+
+def test_the_beginner_holding_a_whole_suit_melds_it_ace_low_once():
+    # R4.3: the ace is low or high in a sequence, never both (the engine's run finder).
+    state = after_draw(["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 5D", "KH QH"], stock="9C 8C")
+    action = choose(seat_view(state, 0), Level.BEGINNER, random.Random(1))
+    assert action["table"] == ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"]
+    apply_action(state, 0, action)  # legal

@@ -34,3 +34,11 @@ def test_manipulator_splits_a_run_with_an_identical_card():
     table, _hand = plan_table(s, 0, random.Random(3), level=1)
     t = apply_action(s, 0, {"do": "meld", "table": table})
     assert [str(c) for c in t.hands[0]] == ["QD"] and len(t.table) == 2
+
+
+def test_a_bot_holding_a_whole_suit_melds_it_ace_low_once():
+    # R4.3: with the ace both low and high the bot would try to meld it twice.
+    s = position(["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 5D", "KH"], stock="3C", drawn=1)
+    action = choose_action(s, 0, random.Random(1), level=0, knock_chance=0.0)
+    assert [format_cards(m) for m in action["table"]] == ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"]
+    apply_action(s, 0, action)  # legal

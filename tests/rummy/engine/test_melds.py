@@ -4,8 +4,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy.engine import RuleError, joker_options, meld_problem, parse_cards, validate_meld
+from rummy.engine import (
+    RuleError,
+    format_cards,
+    joker_options,
+    meld_problem,
+    parse_cards,
+    validate_meld,
+)
 from rummy.engine.cards import JOKER_AS, REAL_CARDS
+from rummy.engine.melds import hand_runs
 
 
 def kind(text):
@@ -150,3 +158,16 @@ def test_invalid_meld_carries_a_reason_code_for_translation(meld, reason, params
     """R4: the interface words the reason in the player's language from code + params."""
     problem = meld_problem(parse_cards(meld))
     assert (problem.code, problem.reason, problem.params) == ("invalid_meld", reason, params)
+
+
+def test_a_whole_suit_is_one_run_from_ace_to_king_never_the_ace_twice():
+    # R4.3: the ace is low or high, never both: A..K is the longest sequence.
+    hand = parse_cards("KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S AS 5D")
+    assert [format_cards(run) for run in hand_runs(hand)] == [
+        "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"
+    ]
+    assert [format_cards(run) for run in hand_runs(parse_cards("QS KS AS 2S 3S"))] == [
+        "AS 2S 3S",
+        "QS KS AS",
+    ]
+    assert hand_runs(parse_cards("KS AS 2S")) == []  # no wrapping

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import random
+import re
 
 import pytest
 from django.db import connection
@@ -257,3 +258,25 @@ def test_the_game_league_and_season_pages_link_the_score_sheet(client, cast, fin
     assert downloads not in client.get(finished.season.get_absolute_url()).content.decode()
     client.force_login(cast.bob)
     assert downloads in client.get(finished.season.get_absolute_url()).content.decode()
+
+
+def _round_rows(html):
+    rows = re.findall(r'<li class="revealed seat-row[^"]*">.*?</li>', html, re.S)
+    # Only the score sheet adds the running total.
+    return [re.sub(r" · total \d+", "", row) for row in rows]
+
+
+def test_a_rounds_rows_are_the_same_on_the_game_page_the_sheet_and_the_replay(
+    client, cast, finished
+):
+    last = Round.objects.filter(game=finished).order_by("number").last()
+    game_page = get(client, cast.alice, finished.get_absolute_url()).content.decode()
+    shown = _round_rows(game_page.split('id="last-round"', 1)[1])
+    assert (len(shown) == 2 and "data-revealed-card" in "".join(shown)) or last.hands == ["", ""]
+    sheet = get(client, cast.alice, reverse("rummy:record", args=[finished.pk])).content.decode()
+    section = sheet.split(f'id="round-{last.number}"', 1)[1]
+    assert _round_rows(section)[:2] == shown
+    assert " · total " in section.split("</section>", 1)[0]
+    url = reverse("rummy:replay", args=[finished.pk])
+    replay = get(client, cast.alice, f"{url}?at={finished.version}").content.decode()
+    assert _round_rows(replay.split('id="round-result"', 1)[1]) == shown

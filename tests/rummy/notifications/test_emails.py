@@ -14,7 +14,7 @@ from django.utils import timezone
 from rummy import engine, play
 from rummy.background import background_pass
 from rummy.models import Game, Notice, NotificationPrefs, Seat
-from rummy.notifications import emails, tokens
+from rummy.notifications import emails, pipeline, tokens
 from tests.factories import make_league, make_user, player_at, started_game
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +150,7 @@ def test_stale_claims_are_released_when_the_player_already_moved():
     for _ in range(3):
         game.refresh_from_db()
         play.draw(game.pk, alice, game.version)
-    claimed = emails._claim_current_turns(alice, [stale], Notice.Kind.YOUR_MOVE)
+    claimed = pipeline.claim(emails.EMAIL, alice, alice, [stale], Notice.Kind.YOUR_MOVE)
     assert claimed == []
     assert not Notice.objects.filter(user=alice).exists()
 
@@ -390,7 +390,7 @@ def test_an_unexpected_notification_error_never_stops_the_clock(settings, monkey
     def broken(*args, **kwargs):
         raise RuntimeError("bug in notifications")
 
-    monkeypatch.setattr(emails, "notify_user_turns", broken)
+    monkeypatch.setattr(pipeline, "turns_of", broken)
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     with time_machine.travel(game.turn_deadline + datetime.timedelta(seconds=1)):
@@ -440,8 +440,8 @@ def test_a_claim_left_by_a_killed_worker_is_sent_once_after_it_goes_stale():
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     # A worker claimed alice's "your move" and was killed before the mail server had it.
-    claim = emails._claim(alice, game, Notice.Kind.YOUR_MOVE, game.turn_started_at)
-    assert claim is not None and claim.sent_at is None
+    [(_game, claim)] = Notice.claim(alice, [game], Notice.Kind.YOUR_MOVE)
+    assert claim.turn_started_at == game.turn_started_at and claim.sent_at is None
     emails.clock_pass()
     assert sent_to(alice) == []  # still claimed: maybe a worker is sending it right now
     with time_machine.travel(timezone.now() + emails.STALE + datetime.timedelta(seconds=1)):
