@@ -179,6 +179,8 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             "games_each",
             "table_size",
             "round_start",
+            "round_days",
+            "leaver_games",
         ]
         help_texts = {
             "format": _(

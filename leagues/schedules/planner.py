@@ -152,10 +152,67 @@ def plan(
     """A whole season's plan. ``away`` maps a round's index (from 0) to the members
     who cannot play it (on vacation at its start); they are made up for later."""
     check(members, seats, games_each)
-    rng = random.Random(seed)
-    away = away or {}
-    meetings = [[0] * members for _ in range(members)]
-    owed = [games_each] * members
+    tables_by_round, resting_by_round = _plan(
+        [games_each] * members, seats, random.Random(seed), away or {}, None, search_steps
+    )
+    rounds = _order_seats(tables_by_round, resting_by_round, members)
+    return Plan(members, seats, games_each, tuple(rounds))
+
+
+def plan_rest(
+    owed: Sequence[int],
+    seats: int,
+    seed: int = 0,
+    *,
+    away: Collection[int] = (),
+    met: Sequence[Sequence[int]] | None = None,
+    search_steps: int = SEARCH_STEPS,
+) -> tuple[Round, ...]:
+    """The rounds still to come of a season under way: member m owes ``owed[m]`` games
+    (members who joined late owe them all), ``away`` cannot play the first of these
+    rounds (made up for later), and ``met[a][b]`` is how often a and b met already, so
+    that the new rounds even out the whole season's meetings, not only their own.
+
+    The same promises as :func:`plan`, with one more case: a member left owing games
+    when no one else owes any has nobody to play them with, and is not seated."""
+    members = len(owed)
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise PlanError(
+            "seats",
+            "A table seats {low} to {high} players, not {seats}.",
+            low=MIN_SEATS,
+            high=MAX_SEATS,
+            seats=seats,
+        )
+    if members > MAX_MEMBERS or any(not 0 <= o <= MAX_GAMES_EACH for o in owed):
+        raise PlanError(
+            "members",
+            "A schedule is planned for 2 to {high} members, not {members}.",
+            high=MAX_MEMBERS,
+            members=members,
+        )
+    if members < 2:
+        return ()
+    meetings = [list(row) for row in met] if met is not None else None
+    tables_by_round, resting_by_round = _plan(
+        list(owed), seats, random.Random(seed), {0: set(away)}, meetings, search_steps
+    )
+    return tuple(_order_seats(tables_by_round, resting_by_round, members))
+
+
+def _plan(
+    owed: list[int],
+    seats: int,
+    rng: random.Random,
+    away: Mapping[int, Collection[int]],
+    meetings: list[list[int]] | None,
+    search_steps: int,
+) -> tuple[list[list[list[int]]], list[list[int]]]:
+    """The rounds' tables (not yet in seat order) and resting members, until every
+    member has played what they owe (or nobody is left to play them with)."""
+    members = len(owed)
+    if meetings is None:
+        meetings = [[0] * members for _ in range(members)]
     rests = [0] * members
     tables_by_round: list[list[list[int]]] = []
     resting_by_round: list[list[int]] = []
@@ -173,10 +230,9 @@ def plan(
         for member in resting:
             rests[member] += 1
         tables_by_round.append(tables)
-        resting_by_round.append(sorted(resting))
+        resting_by_round.append(sorted({*resting, *(m for m in absent if owed[m])}))
     _improve(tables_by_round, meetings, rng, search_steps)
-    rounds = _order_seats(tables_by_round, resting_by_round, members)
-    return Plan(members, seats, games_each, tuple(rounds))
+    return tables_by_round, resting_by_round
 
 
 def figures(result: Plan) -> Figures:
@@ -322,11 +378,12 @@ def _improve(
     movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
     if not movable:
         return
-    pair_meetings = sum(len(t) * (len(t) - 1) // 2 for tables in tables_by_round for t in tables)
-    mean = pair_meetings / (members * (members - 1) / 2)
-    low, high = math.floor(mean), math.ceil(mean)
-    costs = _pair_costs(mean, len(tables_by_round))
     pairs = list(itertools.combinations(range(members), 2))
+    # The mean over every meeting: those planned now and, for the rest of a season
+    # under way, those already played.
+    mean = sum(meetings[a][b] for a, b in pairs) / len(pairs)
+    low, high = math.floor(mean), math.ceil(mean)
+    costs = _pair_costs(mean, max(max(row) for row in meetings) + len(tables_by_round))
     current = best = sum(costs[meetings[a][b]] for a, b in pairs)
     best_tables = [[t[:] for t in tables] for tables in tables_by_round]
     table_of = [{m: i for i, t in enumerate(tables) for m in t} for tables in tables_by_round]
