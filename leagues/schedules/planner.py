@@ -2,11 +2,11 @@
 
 Pure Python (no Django): members are the numbers 0 … n-1, and the caller maps them to
 users. A plan is a list of rounds; in a round each member plays at most one game, at a
-table of 2 to ``seats`` players (R1.1), listed in seat order. The plan balances seat 0
-as the first to move, which holds only if the game's first dealer is its last seat
-(R2.3); R2.1 draws the first dealer at random, so until the rule book decides that a
-scheduled game may fix it, "first moves" here are the planned ones, and in play they
-are balanced only on average.
+table of 2 to ``seats`` players (R1.1), listed in seat order, which the game keeps
+(``rummy.play.rounds``). The plan balances seat 0 too, the first to move only if the
+game's first dealer were its last seat (R2.3); R2.1 draws the first dealer at random,
+and the site keeps that rule, so "first moves" here are first seats, and in play first
+moves are balanced in expectation (README, "Scheduled seasons").
 
 How it plans, and what it promises:
 

@@ -173,12 +173,59 @@ def to_play(season: Season) -> dict[int, int]:
     return counts
 
 
-def next_games(season: Season, user) -> list[ScheduledTable]:
-    """``user``'s tables in the rounds not dealt yet, soonest first."""
-    return [
+def rounds_shown(season: Season) -> list[dict]:
+    """The stored plan as the season's page shows it: each round with its start (a time
+    for rounds on dates and the first; None: when the round before has ended), whether
+    it was dealt, its tables (names in seat order, and the game's id once dealt) and
+    who rests."""
+    rows = list(ScheduledRound.objects.filter(season=season).order_by("number"))
+    tables = list(
+        ScheduledTable.objects.filter(round__season=season)
+        .order_by("round__number", "number")
+        .values("round_id", "players", "game__id")
+    )
+    ids = {u for t in tables for u in t["players"]} | {u for r in rows for u in r.resting}
+    names = {user.pk: user.name for user in User.objects.filter(pk__in=ids)}
+    shown = []
+    for row in rows:
+        shown.append(
+            {
+                "number": row.number,
+                "starts_at": row.starts_at,
+                "dealt": row.dealt_at is not None,
+                "tables": [
+                    {
+                        "names": [names.get(u, "?") for u in t["players"]],
+                        "game_id": t["game__id"],
+                    }
+                    for t in tables
+                    if t["round_id"] == row.pk
+                ],
+                "resting": [names.get(u, "?") for u in row.resting],
+            }
+        )
+    return shown
+
+
+def next_games(season: Season, user) -> list[dict]:
+    """``user``'s tables in the rounds not dealt yet, soonest first: the round, when it
+    starts (None: when the round before has ended) and the others at the table."""
+    tables = [
         table
         for table in ScheduledTable.objects.filter(
             round__season=season, round__dealt_at__isnull=True
-        ).select_related("round")
+        )
+        .select_related("round")
+        .order_by("round__number", "number")
         if user.pk in table.players
+    ]
+    others = {u for t in tables for u in t.players if u != user.pk}
+    names = {u.pk: u.name for u in User.objects.filter(pk__in=others)}
+    return [
+        {
+            "round": table.round.number,
+            "starts_at": table.round.starts_at,
+            "with": [names.get(u, "?") for u in table.players if u != user.pk],
+        }
+        for table in tables
     ]

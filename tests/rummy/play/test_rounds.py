@@ -172,6 +172,15 @@ def test_a_whole_scheduled_season(league, cast, members, leaver_games):
         assert row["average"] == pytest.approx(row["points"] / row["played"], abs=0.01)
         assert next_games(season, member) == []
 
+    # The seats follow the plan; the first dealer is still drawn at random (R2.1): over
+    # the season's games it is not always one seat (that every game's first dealer is
+    # the same seat by chance is negligible).
+    first_dealers = {
+        move.payload["state"]["dealer"]
+        for move in Move.objects.filter(game__season=season, kind=Move.Kind.START)
+    }
+    assert len(first_dealers) > 1
+
     # Every game's log replays to its stored state.
     differences = [d for _n, d in verify(Game.objects.filter(season=season)) if d is not None]
     assert differences == []
