@@ -476,4 +476,29 @@ def _order_seats(
             first[best[0]] += 1
             ordered.append(best)
         rounds.append(Round(tuple(ordered), tuple(resting)))
-    return rounds
+    return _even_first_seats(rounds, first)
+
+
+def _even_first_seats(rounds: list[Round], first: list[int]) -> list[Round]:
+    """Round by round the first seats can drift apart (a member whose tables all come
+    with members who sat first less). Afterwards: wherever a table's seat 0 sat first
+    at least two times more than another member at that table, the two change seats;
+    each change lowers the sum of squares of the first-seat counts, so this ends."""
+    tables = [[list(t) for t in r.tables] for r in rounds]
+    changed = True
+    while changed:
+        changed = False
+        for round_tables in tables:
+            for table in round_tables:
+                lead = table[0]
+                other = min(table, key=lambda m: (first[m], m))
+                if first[lead] - first[other] >= 2:
+                    position = table.index(other)
+                    table[0], table[position] = other, lead
+                    first[lead] -= 1
+                    first[other] += 1
+                    changed = True
+    return [
+        Round(tuple(tuple(t) for t in round_tables), r.resting)
+        for round_tables, r in zip(tables, rounds, strict=True)
+    ]
