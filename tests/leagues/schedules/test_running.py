@@ -5,6 +5,7 @@ the next round, rounds on dates, the standings' order and the page's schedule.""
 from datetime import timedelta
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -17,7 +18,7 @@ from leagues.schedules.running import next_games
 from leagues.seasons import create_season, start_season
 from leagues.standings import compute_standings
 from rummy import play
-from rummy.background import scan
+from rummy.background import background_pass, scan
 from rummy.models import Game
 from tests.cast import make_person
 from tests.leagues.conftest import make_game
@@ -227,3 +228,17 @@ def test_plan_rest_seats_what_is_owed_and_no_one_away_in_its_first_round():
 @pytest.mark.parametrize("owed", [[], [2], [0, 0, 0]])
 def test_plan_rest_with_nothing_to_plan_plans_nothing(owed):
     assert planner.plan_rest(owed, 3) == ()
+
+
+def test_the_player_to_move_at_each_dealt_table_is_told_by_email(league, cast):
+    people = _people(league, 3)
+    for person in [cast.owner, cast.admin, cast.member, *people]:
+        type(person).objects.filter(pk=person.pk).update(email_verified=True)
+    season = _scheduled(league, cast.owner)
+    start_season(season, by=cast.owner)
+    # The background pass deals the due round and sends the notices of what changed.
+    background_pass()
+    games = list(Game.objects.filter(season=season).select_related("to_move"))
+    assert len(games) == 2
+    told = {address for message in mail.outbox for address in message.to}
+    assert {game.to_move.email for game in games} <= told
