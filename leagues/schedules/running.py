@@ -139,6 +139,9 @@ def settle_round(row: ScheduledRound, now: datetime) -> list[ScheduledTable]:
     fits = (
         not strangers
         and not (now_playing & away)
+        # A round planned empty while games are owed (everyone owing was away when it
+        # was planned) is planned again: they may be back.
+        and (bool(now_playing) or not any(owed))
         and all(planned[user_id] == owed[index[user_id]] for user_id in ids)
     )
     if not fits:

@@ -72,13 +72,17 @@ def deal_round(round_id, now=None) -> bool:
         return False
     season = row.season
     tables = running.settle_round(row, now)
+    users = User.objects.in_bulk([u for table in tables for u in table.players])
+    # A planned player whose account is gone since cannot be seated.
+    tables = [t for t in tables if len(t.players) >= 2 and all(u in users for u in t.players)]
+    if not tables and ScheduledRound.objects.filter(season=season, number__gt=row.number).exists():
+        # Everyone who still owes games is away (on vacation): the round waits for
+        # them, planned again at the next look, rather than passing empty.
+        return False
     members = set(
         Membership.objects.filter(league_id=season.league_id).values_list("user_id", flat=True)
     )
-    users = User.objects.in_bulk([u for table in tables for u in table.players])
     for table in tables:
-        if len(table.players) < 2:
-            continue
         game = Game.objects.create(
             league=season.league,
             season=season,

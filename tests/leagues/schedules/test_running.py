@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from leagues import services
+from leagues import services, vacations
 from leagues.models import Membership, ScheduledRound, ScheduledTable, Season
 from leagues.schedule_preview import preview
 from leagues.schedules import planner
@@ -242,3 +242,26 @@ def test_the_player_to_move_at_each_dealt_table_is_told_by_email(league, cast):
     assert len(games) == 2
     told = {address for message in mail.outbox for address in message.to}
     assert {game.to_move.email for game in games} <= told
+
+
+def test_a_round_waits_while_everyone_who_owes_games_is_away(league, cast):
+    season = _scheduled(league, cast.owner, vacation_days=3)
+    start_season(season, by=cast.owner)
+    now = timezone.now()
+    assert play.deal_due_rounds(now) == 1
+    _end_games(season)
+    # Two of the three on vacation at round 2's start: no table can be made.
+    vacations.start_now(cast.admin, season, 1, now=now)
+    vacations.start_now(cast.member, season, 1, now=now)
+    assert play.deal_due_rounds(now + timedelta(minutes=1)) == 0
+    rounds = ScheduledRound.objects.filter(season=season).count()
+    for minutes in range(2, 5):
+        assert play.deal_due_rounds(now + timedelta(minutes=minutes)) == 0
+    # Waiting adds no rounds, however often the workers look.
+    assert ScheduledRound.objects.filter(season=season).count() == rounds
+    later = now + timedelta(days=2)
+    assert play.deal_due_rounds(later) == 1
+    second = ScheduledRound.objects.get(season=season, number=2)
+    assert sorted(u for t in second.tables.all() for u in t.players) == sorted(
+        [cast.owner.pk, cast.admin.pk, cast.member.pk]
+    )
