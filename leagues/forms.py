@@ -50,6 +50,15 @@ class SignupForm(NoControlCharacters, UserCreationForm):
         model = User
         fields = ["username", "display_name", "email"]
         help_texts = {
+            "round_days": _(
+                "Rounds on dates: the first on the start date, then one every this many "
+                "days (a week if left empty)."
+            ),
+            "leaver_games": _(
+                "A scheduled season's games of a member who leaves during it: a bot plays "
+                "them in their place, or they are voided and the rounds still to come are "
+                "planned without them."
+            ),
             "display_name": _("What other players see, e.g. “Alice K.”"),
             "email": _(
                 "To confirm your account, tell you when it is your move (you choose which "
@@ -179,6 +188,8 @@ class SeasonForm(NoControlCharacters, forms.ModelForm):
             "games_each",
             "table_size",
             "round_start",
+            "round_days",
+            "leaver_games",
         ]
         help_texts = {
             "format": _(

@@ -247,6 +247,11 @@ class Invite(models.Model):
         return None
 
 
+# The most days between two rounds of a scheduled season: a round a quarter apart is
+# no longer one season.
+MAX_ROUND_DAYS = 90
+DEFAULT_ROUND_DAYS = 7
+
 # The most vacation days a season can give: a season's clock must still mean something.
 MAX_VACATION_DAYS = 60
 
@@ -256,9 +261,10 @@ class Season(models.Model):
 
     Its format: open tables (members open tables and others sit down) or scheduled
     (``leagues.schedules.planner`` seats every member for ``games_each`` games at
-    tables of ``table_size``, in rounds; the season's page previews the plan). Running
-    a scheduled season's rounds (opening and dealing each round's tables when it
-    starts, as ``round_start`` says) is not built yet: it waits for background work.
+    tables of ``table_size``, in rounds; the season's page previews the plan). A
+    scheduled season's plan is stored when it starts (``ScheduledRound``,
+    ``ScheduledTable``), and the background work deals each round's tables when the
+    round starts, as ``round_start`` says (``leagues.schedules.running``).
     """
 
     class Status(models.TextChoices):
@@ -273,6 +279,10 @@ class Season(models.Model):
     class RoundStart(models.TextChoices):
         ON_DATES = "dates", _("On dates")
         AFTER_PREVIOUS = "previous", _("When the previous round's games have all ended")
+
+    class LeaverGames(models.TextChoices):
+        STAND_IN = "stand_in", _("A bot plays them in the member's place")
+        VOID = "void", _("They are voided")
 
     # Turn time limits offered to admins: 1 hour to 7 days (async-play issue).
     TURN_LIMIT_CHOICES = [
@@ -343,6 +353,17 @@ class Season(models.Model):
     round_start = models.CharField(
         _("rounds start"), max_length=10, choices=RoundStart.choices, blank=True
     )
+    # Rounds on dates: the first on the season's start date, each next one this many
+    # days after the one before.
+    round_days = models.PositiveSmallIntegerField(
+        _("days between rounds"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUND_DAYS)],
+    )
+    leaver_games = models.CharField(
+        _("games of a member who leaves"), max_length=10, choices=LeaverGames.choices, blank=True
+    )
 
     class Meta:
         ordering = ["-starts_on"]
@@ -397,12 +418,18 @@ class Season(models.Model):
                 for name in ("games_each", "table_size", "round_start")
                 if not getattr(self, name)
             }
+            # Left unsaid (an older form): a bot stands in, and rounds a week apart.
+            self.leaver_games = self.leaver_games or self.LeaverGames.STAND_IN
+            if self.round_start == self.RoundStart.ON_DATES:
+                self.round_days = self.round_days or DEFAULT_ROUND_DAYS
+            else:
+                self.round_days = None
             if missing:
                 raise ValidationError(missing)
         else:
             # Open tables: the schedule's numbers mean nothing.
-            self.games_each = self.table_size = None
-            self.round_start = ""
+            self.games_each = self.table_size = self.round_days = None
+            self.round_start = self.leaver_games = ""
         clash = self.overlapping().first()
         if clash:
             raise ValidationError(
@@ -497,3 +524,43 @@ class AdminAction(models.Model):
         """``(field, before, after)`` for every value named on either side, in order."""
         keys = list(self.before) + [key for key in self.after if key not in self.before]
         return [(key, self.before.get(key), self.after.get(key)) for key in keys]
+
+
+class ScheduledRound(models.Model):
+    """A round of a scheduled season's stored plan: its tables are dealt together
+    (``dealt_at``) when it starts, on ``starts_at`` (rounds on dates) or once the round
+    before has ended. The rounds not dealt yet are planned again when the members
+    change or someone is on vacation at a round's start
+    (``leagues.schedules.running``)."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()  # from 1, as the page shows it
+    starts_at = models.DateTimeField(null=True, blank=True)
+    dealt_at = models.DateTimeField(null=True, blank=True)
+    # Members not seated in it: due but resting, or away (on vacation at its start).
+    resting = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="one_round_number")
+        ]
+
+    def __str__(self):
+        return f"{self.season}: round {self.number}"
+
+
+class ScheduledTable(models.Model):
+    """One planned game of a round: its players (user ids) in seat order (R1.1). Its
+    game, once dealt, is the ``rummy.Game`` whose ``scheduled_table`` this is."""
+
+    round = models.ForeignKey(ScheduledRound, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    players = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="one_table_number")]
+
+    def __str__(self):
+        return f"{self.round}, table {self.number}"

@@ -27,6 +27,8 @@ SEASON_FIELDS = (
     "games_each",
     "table_size",
     "round_start",
+    "round_days",
+    "leaver_games",
 )
 
 

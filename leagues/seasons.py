@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from leagues.models import AdminAction, League, Season
 from leagues.record import record, season_values
+from leagues.schedules import running
 from leagues.services import LeagueError, lock_league
 from leagues.standings import freeze, game_finished
 from rummy import public
@@ -65,6 +66,9 @@ def start_season(season, by=None):
             season.save(update_fields=["status", "started_at"])
     except IntegrityError:
         raise LeagueError(_("Another season of this league is already active.")) from None
+    if season.format == Season.Format.SCHEDULED:
+        # Its plan, stored: round 1 is dealt by the background work once it is due.
+        running.store_plan(season, season.started_at)
     record(
         season.league_id,
         by,

@@ -14,8 +14,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from leagues.models import AdminAction, Invite, League, Membership, User
+from leagues.models import AdminAction, Invite, League, Membership, Season, User
 from leagues.record import record
+from rummy.public import season_member_left
 
 
 class LeagueError(Exception):
@@ -173,6 +174,16 @@ def leave(user, league):
             % {"league": league}
         )
     membership.delete()
+    _left_schedule(league, user)
+
+
+def _left_schedule(league, user):
+    """A member left (or was removed) while a scheduled season runs: their games under
+    way get a bot stand-in or are voided, as the season says; the rounds still to come
+    are planned again when the next one starts (``leagues.schedules.running``)."""
+    season = league.active_season()
+    if season is not None and season.format == Season.Format.SCHEDULED:
+        season_member_left(season, user)
 
 
 @transaction.atomic
@@ -188,6 +199,7 @@ def remove_member(by_membership, target):
     deleted, _unused = Membership.objects.filter(pk=target.pk).delete()
     if not deleted:
         raise LeagueError(_("That person is no longer a member."))
+    _left_schedule(target.league, target.user)
     record(
         target.league_id,
         by_membership.user,

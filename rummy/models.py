@@ -64,6 +64,15 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
+    # A scheduled season's planned table this game was dealt for (``rummy.play.rounds``):
+    # one game per planned table, however many workers deal the round at once.
+    scheduled_table = models.OneToOneField(
+        "leagues.ScheduledTable",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="game",
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -11,7 +11,7 @@ from rummy.history.profile import game_rows as player_game_rows
 from rummy.history.profile import player_seats
 from rummy.models import Game, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
-from rummy.play import ActionRefused, reclock, void_game
+from rummy.play import ActionRefused, member_left, reclock, void_game
 from rummy.play.demo import create_demo_games
 from rummy.signals import game_finished
 
@@ -29,6 +29,7 @@ __all__ = [
     "rated_games",
     "rule_links",
     "running_games",
+    "season_member_left",
     "season_results",
     "send_signup_attempt_email",
     "send_verification_email",
@@ -128,3 +129,9 @@ def vacation_changed(user, season, now=None):
             reclock(game_id, now)
         except ActionRefused:
             continue  # gone since: nothing to bring up to date
+
+
+def season_member_left(season, user):
+    """``user`` left the league during its scheduled ``season``: their games under way
+    get a bot stand-in or are voided, as the season says."""
+    return member_left(season, user)

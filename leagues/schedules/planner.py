@@ -2,11 +2,11 @@
 
 Pure Python (no Django): members are the numbers 0 … n-1, and the caller maps them to
 users. A plan is a list of rounds; in a round each member plays at most one game, at a
-table of 2 to ``seats`` players (R1.1), listed in seat order. The plan balances seat 0
-as the first to move, which holds only if the game's first dealer is its last seat
-(R2.3); R2.1 draws the first dealer at random, so until the rule book decides that a
-scheduled game may fix it, "first moves" here are the planned ones, and in play they
-are balanced only on average.
+table of 2 to ``seats`` players (R1.1), listed in seat order, which the game keeps
+(``rummy.play.rounds``). The plan balances seat 0 too, the first to move only if the
+game's first dealer were its last seat (R2.3); R2.1 draws the first dealer at random,
+and the site keeps that rule, so "first moves" here are first seats, and in play first
+moves are balanced in expectation (README, "Scheduled seasons").
 
 How it plans, and what it promises:
 
@@ -152,10 +152,67 @@ def plan(
     """A whole season's plan. ``away`` maps a round's index (from 0) to the members
     who cannot play it (on vacation at its start); they are made up for later."""
     check(members, seats, games_each)
-    rng = random.Random(seed)
-    away = away or {}
-    meetings = [[0] * members for _ in range(members)]
-    owed = [games_each] * members
+    tables_by_round, resting_by_round = _plan(
+        [games_each] * members, seats, random.Random(seed), away or {}, None, search_steps
+    )
+    rounds = _order_seats(tables_by_round, resting_by_round, members)
+    return Plan(members, seats, games_each, tuple(rounds))
+
+
+def plan_rest(
+    owed: Sequence[int],
+    seats: int,
+    seed: int = 0,
+    *,
+    away: Collection[int] = (),
+    met: Sequence[Sequence[int]] | None = None,
+    search_steps: int = SEARCH_STEPS,
+) -> tuple[Round, ...]:
+    """The rounds still to come of a season under way: member m owes ``owed[m]`` games
+    (members who joined late owe them all), ``away`` cannot play the first of these
+    rounds (made up for later), and ``met[a][b]`` is how often a and b met already, so
+    that the new rounds even out the whole season's meetings, not only their own.
+
+    The same promises as :func:`plan`, with one more case: a member left owing games
+    when no one else owes any has nobody to play them with, and is not seated."""
+    members = len(owed)
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        raise PlanError(
+            "seats",
+            "A table seats {low} to {high} players, not {seats}.",
+            low=MIN_SEATS,
+            high=MAX_SEATS,
+            seats=seats,
+        )
+    if members > MAX_MEMBERS or any(not 0 <= o <= MAX_GAMES_EACH for o in owed):
+        raise PlanError(
+            "members",
+            "A schedule is planned for 2 to {high} members, not {members}.",
+            high=MAX_MEMBERS,
+            members=members,
+        )
+    if members < 2:
+        return ()
+    meetings = [list(row) for row in met] if met is not None else None
+    tables_by_round, resting_by_round = _plan(
+        list(owed), seats, random.Random(seed), {0: set(away)}, meetings, search_steps
+    )
+    return tuple(_order_seats(tables_by_round, resting_by_round, members))
+
+
+def _plan(
+    owed: list[int],
+    seats: int,
+    rng: random.Random,
+    away: Mapping[int, Collection[int]],
+    meetings: list[list[int]] | None,
+    search_steps: int,
+) -> tuple[list[list[list[int]]], list[list[int]]]:
+    """The rounds' tables (not yet in seat order) and resting members, until every
+    member has played what they owe (or nobody is left to play them with)."""
+    members = len(owed)
+    if meetings is None:
+        meetings = [[0] * members for _ in range(members)]
     rests = [0] * members
     tables_by_round: list[list[list[int]]] = []
     resting_by_round: list[list[int]] = []
@@ -173,10 +230,9 @@ def plan(
         for member in resting:
             rests[member] += 1
         tables_by_round.append(tables)
-        resting_by_round.append(sorted(resting))
+        resting_by_round.append(sorted({*resting, *(m for m in absent if owed[m])}))
     _improve(tables_by_round, meetings, rng, search_steps)
-    rounds = _order_seats(tables_by_round, resting_by_round, members)
-    return Plan(members, seats, games_each, tuple(rounds))
+    return tables_by_round, resting_by_round
 
 
 def figures(result: Plan) -> Figures:
@@ -322,11 +378,12 @@ def _improve(
     movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
     if not movable:
         return
-    pair_meetings = sum(len(t) * (len(t) - 1) // 2 for tables in tables_by_round for t in tables)
-    mean = pair_meetings / (members * (members - 1) / 2)
-    low, high = math.floor(mean), math.ceil(mean)
-    costs = _pair_costs(mean, len(tables_by_round))
     pairs = list(itertools.combinations(range(members), 2))
+    # The mean over every meeting: those planned now and, for the rest of a season
+    # under way, those already played.
+    mean = sum(meetings[a][b] for a, b in pairs) / len(pairs)
+    low, high = math.floor(mean), math.ceil(mean)
+    costs = _pair_costs(mean, max(max(row) for row in meetings) + len(tables_by_round))
     current = best = sum(costs[meetings[a][b]] for a, b in pairs)
     best_tables = [[t[:] for t in tables] for tables in tables_by_round]
     table_of = [{m: i for i, t in enumerate(tables) for m in t} for tables in tables_by_round]
@@ -419,4 +476,29 @@ def _order_seats(
             first[best[0]] += 1
             ordered.append(best)
         rounds.append(Round(tuple(ordered), tuple(resting)))
-    return rounds
+    return _even_first_seats(rounds, first)
+
+
+def _even_first_seats(rounds: list[Round], first: list[int]) -> list[Round]:
+    """Round by round the first seats can drift apart (a member whose tables all come
+    with members who sat first less). Afterwards: wherever a table's seat 0 sat first
+    at least two times more than another member at that table, the two change seats;
+    each change lowers the sum of squares of the first-seat counts, so this ends."""
+    tables = [[list(t) for t in r.tables] for r in rounds]
+    changed = True
+    while changed:
+        changed = False
+        for round_tables in tables:
+            for table in round_tables:
+                lead = table[0]
+                other = min(table, key=lambda m: (first[m], m))
+                if first[lead] - first[other] >= 2:
+                    position = table.index(other)
+                    table[0], table[position] = other, lead
+                    first[lead] -= 1
+                    first[other] += 1
+                    changed = True
+    return [
+        Round(tuple(tuple(t) for t in round_tables), r.resting)
+        for round_tables, r in zip(tables, rounds, strict=True)
+    ]

@@ -25,6 +25,7 @@ VALUE_CHOICES = {
     "status": dict(Season.Status.choices),
     "format": dict(Season.Format.choices),
     "round_start": dict(Season.RoundStart.choices),
+    "leaver_games": dict(Season.LeaverGames.choices),
     "turn_seconds": dict(Season.TURN_LIMIT_CHOICES),
 }
 

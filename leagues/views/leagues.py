@@ -9,7 +9,7 @@ from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
 from leagues.models import League, Season
 from leagues.ratings.reads import leaderboard, with_ratings
-from leagues.standings import TIE_BREAK_DESCRIPTION, past_seasons, standings_for
+from leagues.standings import past_seasons, standings_for, tie_break_for
 from rummy.public import league_games
 
 
@@ -48,7 +48,8 @@ def league_detail(request, slug):
         "standings": with_ratings(standings_for(season), league) if season else [],
         "with_ratings": True,
         "leaderboard": leaderboard(league),
-        "tie_break": TIE_BREAK_DESCRIPTION,
+        "tie_break": tie_break_for(season),
+        "scheduled": season is not None and season.format == Season.Format.SCHEDULED,
         **league_games(league),
         "past_seasons": past_seasons(league),
         "closed_seasons": league.seasons.filter(status=Season.Status.CLOSED).count(),

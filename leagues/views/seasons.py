@@ -10,8 +10,9 @@ from leagues.forms import SeasonForm
 from leagues.models import Season
 from leagues.ratings.reads import with_ratings
 from leagues.schedule_preview import preview
+from leagues.schedules import running
 from leagues.services import LeagueError
-from leagues.standings import TIE_BREAK_DESCRIPTION, standings_for
+from leagues.standings import standings_for, tie_break_for
 from rummy.public import finished_games
 
 
@@ -49,6 +50,11 @@ def season_detail(request, slug, pk):
         and season.status == Season.Status.PLANNED
         else None
     )
+    rounds, next_games = [], []
+    if season.format == Season.Format.SCHEDULED and season.status != Season.Status.PLANNED:
+        rounds = running.rounds_shown(season)
+        if membership is not None and season.is_active:
+            next_games = running.next_games(season, request.user)
     return render(
         request,
         "leagues/season.html",
@@ -58,7 +64,10 @@ def season_detail(request, slug, pk):
             "membership": membership,
             "standings": with_ratings(standings_for(season), league),
             "with_ratings": True,
-            "tie_break": TIE_BREAK_DESCRIPTION,
+            "tie_break": tie_break_for(season),
+            "scheduled": season.format == Season.Format.SCHEDULED,
+            "rounds": rounds,
+            "next_games": next_games,
             "running_games": season_service.running_games(season),
             "finished_games": finished,
             "champions": season.champions.all(),

@@ -1,7 +1,7 @@
 """The background work: everything that happens later, never inside a person's request.
 Passed deadlines (timeouts), bot turns, the emails and web pushes of what changed, the
-quiet-hour holds that are over, the vacations that began or ended, and the review of
-finished games' turns.
+quiet-hour holds that are over, the vacations that began or ended, the rounds of
+scheduled seasons that are due, and the review of finished games' turns.
 
 All of it is data in the database, so it runs on a task queue (Django's Tasks framework
 with the database backend, ``django-tasks-db``) without a scheduler of its own: every
@@ -15,6 +15,7 @@ queue: what the tests use to make time pass, and an operator's ``run_worker --on
 
 from django.utils import timezone
 
+from rummy import play
 from rummy.clock import bots, deadlines
 from rummy.history import review
 from rummy.notifications import emails, pipeline, pushes, quiet
@@ -33,6 +34,7 @@ def background_pass(now=None) -> int:
     """Every periodic step once, in order; returns how many timeouts it played."""
     now = now or timezone.now()
     played = deadlines.tick(now)
+    play.deal_due_rounds(now)
     notify_pass(now)
     # Last, and within its own time budget: the review of finished games (missed plays)
     # is the least urgent work and may take several passes for a long game.

@@ -1,12 +1,14 @@
 """The look for due work that every worker takes every ``BOT_POLL_INTERVAL`` seconds:
 no single scheduler, and nothing for one to lose. Due work is data (a passed
-``turn_deadline``, a due ``bot_due_at``, a pass whose time has come), each piece is
+``turn_deadline``, a due ``bot_due_at``, a scheduled season's round whose start has
+come, a pass whose time has come), each piece is
 offered under its key (``keys.offer``), and so two workers looking at once enqueue it
 once, and a job lost with a killed worker is enqueued again once its lease has passed.
 """
 
 from django.utils import timezone
 
+from rummy import play
 from rummy.background import keys, tasks
 from rummy.clock import bots, deadlines
 
@@ -31,6 +33,7 @@ def look(now=None) -> int:
             (f"timeout:{pk}:{version}", tasks.timeout, pk, version)
             for pk, version in deadlines.due_games(now)
         ),
+        *((f"round:{pk}", tasks.deal_round, pk) for pk in play.due_rounds(now)),
         *((key, task) for key, task in PASSES),
     ]
     taken = keys.held([offer[0] for offer in offers], now)

@@ -34,6 +34,13 @@ def timeout(key, game_id, version):
     return keys.run(key, STEP_LEASE, deadlines.enforce_due, game_id, version)
 
 
+@task(priority=5)
+def deal_round(key, round_id):
+    """A scheduled season's round whose start has come: its tables opened and dealt
+    (a second run finds the round dealt and does nothing)."""
+    return keys.run(key, PASS_LEASE, play.deal_round, round_id)
+
+
 def _every(seconds):
     return timedelta(seconds=seconds)
 

@@ -110,6 +110,40 @@ CASES = [
         None,
         ADMIN_ACTION,
     ),
+    (
+        "scheduled_season",
+        "get",
+        lambda w: w["scheduled"].get_absolute_url(),
+        None,
+        VIEW,
+    ),
+    (
+        "scheduled_season_create",
+        "post",
+        lambda w: reverse("leagues:season_create", args=[w["slug"]]),
+        lambda w: {
+            "name": "Scheduled autumn",
+            "starts_on": "2028-09-01",
+            "ends_on": "2028-11-30",
+            "target_score": "150",
+            "knock_limit": "5",
+            "turn_seconds": "86400",
+            "format": "scheduled",
+            "games_each": "2",
+            "table_size": "3",
+            "round_start": "dates",
+            "round_days": "7",
+            "leaver_games": "void",
+        },
+        ADMIN_ACTION,
+    ),
+    (
+        "scheduled_season_start",
+        "post",
+        lambda w: reverse("leagues:season_start", args=[w["slug"], w["scheduled"].pk]),
+        None,
+        ADMIN_ACTION,
+    ),
     ("leave", "post", lambda w: reverse("leagues:leave", args=[w["slug"]]), None, MEMBER_ACTION),
     ("join", "post", lambda w: reverse("leagues:join", args=[w["slug"]]), None, MEMBER_ACTION),
 ]
@@ -126,9 +160,21 @@ def _world(league, cast):
         [(cast["owner"], 0, 0, False), (cast["member"], 0, 0, False)],
         status=Game.Status.ACTIVE,
     )
+    scheduled = make_season(
+        league,
+        status=Season.Status.PLANNED,
+        start=datetime.date(2027, 1, 1),
+        name="Scheduled",
+        format=Season.Format.SCHEDULED,
+        games_each=2,
+        table_size=3,
+        round_start=Season.RoundStart.AFTER_PREVIOUS,
+        leaver_games=Season.LeaverGames.STAND_IN,
+    )
     return {
         "slug": league.slug,
         "season": season,
+        "scheduled": scheduled,
         "planned": planned,
         "game": game,
         "invite": Invite.objects.create(league=league, created_by=cast["owner"]),
@@ -183,7 +229,9 @@ def test_anonymous_is_sent_to_login(client, cast, league, case):
     [
         c
         for c in CASES
-        if c[1] == "post" and c[0] not in ("invite_create", "season_create", "season_close")
+        if c[1] == "post"
+        and c[0]
+        not in ("invite_create", "season_create", "scheduled_season_create", "season_close")
     ],
     ids=lambda c: c[0],
 )
