@@ -246,3 +246,16 @@ def test_the_export_of_a_deleted_account_holds_nothing_of_her(client, cast, worl
 
     text = json.dumps(export(User.objects.get(pk=cast.carol.pk)))
     assert holds_carol(text) == []
+
+
+def test_her_practice_game_is_voided_and_her_seat_at_an_open_table_freed(client, cast, league):
+    practice = play.start_practice(cast.carol, 1, "steady")
+    table = play.open_table(league, cast.bob, max_seats=3)
+    play.take_seat(table.pk, cast.carol)
+    hosted = play.open_table(league, cast.carol, max_seats=3)
+    play.take_seat(hosted.pk, cast.bob)
+    delete_carol(client, cast)
+    assert Game.objects.get(pk=practice.pk).status == Game.Status.VOIDED
+    assert not Seat.objects.filter(game=table, user=cast.carol).exists()
+    # The table she opened goes on without her, with another host.
+    assert Game.objects.get(pk=hosted.pk).host_id == cast.bob.pk
