@@ -21,8 +21,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from leagues.models import AdminAction, Membership, Season, User, Vacation
+from leagues.ratings.models import Rating
 from leagues.services import LeagueError, lock_league
-from rummy.public import forget_player
+from rummy.public import forget_player, played_in_leagues
+
+
+def deleted_username(pk):
+    return f"~deleted-{pk}"
 
 
 class OnlyOwner(LeagueError):
@@ -65,15 +70,17 @@ def _user_sessions(user_id):
     ]
 
 
-def _scrub_records(user, old_names, new_name):
+def _scrub_records(user, old_names, league_ids, new_name):
     """The words that named the player where a copy of the name was kept: the league
     admins' record (who acted, whom it was done to) and closed seasons' frozen
     standings."""
     AdminAction.objects.filter(actor=user).update(actor_name=new_name)
-    names = sorted({n for n in old_names if n}, key=len, reverse=True)
-    for entry in AdminAction.objects.filter(subject__in=names):
-        # A member removed or given a role: the subject is their name.
-        AdminAction.objects.filter(pk=entry.pk).update(subject=new_name)
+    # A member removed or given a role: the subject is their name, in a league of theirs.
+    AdminAction.objects.filter(
+        league_id__in=league_ids,
+        action__in=[AdminAction.Action.MEMBER_REMOVED, AdminAction.Action.ROLE_CHANGED],
+        subject__in=[n for n in old_names if n],
+    ).update(subject=new_name)
     for season in Season.objects.filter(final_standings__isnull=False):
         rows = season.final_standings or []
         if not any(row.get("user_id") == user.pk for row in rows):
@@ -99,12 +106,19 @@ def delete_account(user):
     if blocking:
         raise OnlyOwner(hand_over_message(blocking))
     old_names = [user.username, user.display_name, user.get_full_name(), user.email]
+    # Their leagues, and those they played in (a removed member keeps their games).
+    league_ids = set(Membership.objects.filter(user=user).values_list("league_id", flat=True))
+    league_ids |= set(
+        Rating.objects.filter(user=user, league__isnull=False).values_list("league_id", flat=True)
+    )
+    league_ids |= played_in_leagues(user)
     sessions = _user_sessions(user.pk)
 
-    user.username = f"deleted-{user.pk}"
+    # Both unique, and neither one a sign-up can take first: "~" is not allowed in a
+    # username, and an address without "@" is no address (nor can it receive mail).
+    user.username = deleted_username(user.pk)
     user.display_name = user.first_name = user.last_name = ""
-    # The address is unique: a reserved domain that can never receive mail.
-    user.email = f"deleted-{user.pk}@deleted.invalid"
+    user.email = f"deleted-{user.pk}"
     user.email_verified = False
     user.set_unusable_password()
     user.is_active = user.is_staff = user.is_superuser = False
@@ -126,5 +140,5 @@ def delete_account(user):
         membership.delete()
     # Stored words, so in the site's own language (pages word the name for each reader).
     with translation.override(settings.LANGUAGE_CODE):
-        _scrub_records(user, old_names, str(user.name))
+        _scrub_records(user, old_names, league_ids, str(user.name))
     return user

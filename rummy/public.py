@@ -24,6 +24,7 @@ __all__ = [
     "forget_player",
     "game_finished",
     "league_games",
+    "played_in_leagues",
     "player_data",
     "player_figures",
     "player_game_rows",
@@ -132,6 +133,15 @@ def vacation_changed(user, season, now=None):
             reclock(game_id, now)
         except ActionRefused:
             continue  # gone since: nothing to bring up to date
+
+
+def played_in_leagues(user):
+    """The ids of the leagues of every game ``user`` sat at."""
+    return set(
+        Seat.objects.filter(user=user, game__league__isnull=False).values_list(
+            "game__league_id", flat=True
+        )
+    )
 
 
 def forget_player(user):

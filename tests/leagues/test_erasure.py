@@ -76,7 +76,7 @@ def test_deleting_anonymises_the_row_and_removes_what_reached_the_person(client,
     carol = User.objects.get(pk=cast.carol.pk)
     assert carol.deleted_at is not None and not carol.is_active
     assert not carol.has_usable_password()
-    assert carol.username == f"deleted-{carol.pk}" and not holds_carol(carol.email)
+    assert carol.username == f"~deleted-{carol.pk}" and not holds_carol(carol.email)
     assert (carol.display_name, carol.first_name, carol.last_name) == ("", "", "")
     assert carol.name == f"Deleted player {carol.pk}"
     # Sessions (this browser's and another's), devices, ledgers, settings, memberships.
