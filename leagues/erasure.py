@@ -87,7 +87,7 @@ def _scrub_records(user, old_names, league_ids, new_name):
             continue
         for row in rows:
             if row.get("user_id") == user.pk:
-                row.update(username=user.username, name=new_name)
+                row.update(username=user.username, name=new_name, is_deleted=True)
         Season.objects.filter(pk=season.pk).update(final_standings=rows)
 
 

@@ -42,6 +42,9 @@ def compute_standings(season):
                 "points": 0,
             },
         )
+        if seat.user.is_deleted:
+            # Only then, so that every other row stays as it was: no profile to link to.
+            row["is_deleted"] = True
         row["played"] += 1
         row["won"] += 1 if seat.is_winner else 0
         row["rounds_won"] += seat.rounds_won

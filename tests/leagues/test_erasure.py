@@ -259,3 +259,16 @@ def test_her_practice_game_is_voided_and_her_seat_at_an_open_table_freed(client,
     assert not Seat.objects.filter(game=table, user=cast.carol).exists()
     # The table she opened goes on without her, with another host.
     assert Game.objects.get(pk=hosted.pk).host_id == cast.bob.pk
+
+
+def test_pages_do_not_link_to_the_deleted_players_profile(client, cast, world):
+    delete_carol(client, cast)
+    gone = reverse("profile", args=[User.objects.get(pk=cast.carol.pk).username])
+    logged_in(client, cast.bob)
+    for url in (
+        reverse("rummy:record", args=[world["finished"].pk]),
+        reverse("leagues:detail", args=[world["league"].slug]),
+        reverse("leagues:season", args=[world["league"].slug, world["old"].pk]),
+    ):
+        page = client.get(url).content.decode()
+        assert f"Deleted player {cast.carol.pk}" in page and gone not in page, url
