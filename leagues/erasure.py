@@ -17,6 +17,7 @@ it over first, so that no league is left without an owner.
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -24,6 +25,11 @@ from leagues.models import AdminAction, Membership, Season, User, Vacation
 from leagues.ratings.models import Rating
 from leagues.services import LeagueError, lock_league
 from rummy.public import forget_player, played_in_leagues
+
+# Sent inside the deletion's transaction, after the row was made anonymous, with
+# ``user``: a part of the site that keeps more about people (chat's messages, once chat
+# exists) removes or anonymises its own there; an exception undoes the whole deletion.
+account_deleted = Signal()
 
 
 def deleted_username(pk):
@@ -141,4 +147,5 @@ def delete_account(user):
     # Stored words, so in the site's own language (pages word the name for each reader).
     with translation.override(settings.LANGUAGE_CODE):
         _scrub_records(user, old_names, league_ids, str(user.name))
+    account_deleted.send(sender=User, user=user)
     return user

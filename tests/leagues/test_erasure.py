@@ -272,3 +272,17 @@ def test_pages_do_not_link_to_the_deleted_players_profile(client, cast, world):
     ):
         page = client.get(url).content.decode()
         assert f"Deleted player {cast.carol.pk}" in page and gone not in page, url
+
+
+def test_other_parts_of_the_site_hear_of_the_deletion_inside_it(client, cast, world):
+    heard = []
+
+    def listener(sender, user, **kwargs):
+        heard.append((user.pk, user.name, User.objects.get(pk=user.pk).deleted_at is not None))
+
+    erasure.account_deleted.connect(listener)
+    try:
+        delete_carol(client, cast)
+    finally:
+        erasure.account_deleted.disconnect(listener)
+    assert heard == [(cast.carol.pk, f"Deleted player {cast.carol.pk}", True)]
