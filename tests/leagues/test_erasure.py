@@ -19,6 +19,7 @@ from leagues.models import AdminAction, Membership, Season, User
 from leagues.ratings.models import Rating, RatingChange
 from rummy import play
 from rummy.background import notify_pass
+from rummy.clock import bots as bot_turns
 from rummy.engine import bots
 from rummy.models import Game, Move, Notice, NotificationPrefs, PushNotice, PushSubscription, Seat
 from rummy.table.consumers import render_view
@@ -106,6 +107,21 @@ def test_the_running_game_goes_on_with_a_bot_standing_in(client, cast, world):
     assert seat.is_absent and seat.stand_in
     gone = Move.objects.filter(game=world["running"], kind=Move.Kind.CLOCK).last()
     assert gone is not None and gone.payload == {"gone": seat.number}
+    # The others play on; at her turns the bot plays for her seat.
+    game, rng = world["running"], random.Random(3)
+    for _ in range(80):
+        game = Game.objects.get(pk=game.pk)
+        state = game.engine_state()
+        if game.status != Game.Status.ACTIVE:
+            break
+        if state.turn == seat.number:
+            assert game.bot_due_at is not None
+            assert bot_turns.play_bot_step(game.pk, rng=rng, version=game.version)
+            continue
+        user = game.seats.get(number=state.turn).user
+        play.act(game.pk, user, game.version, bots.choose_action(state, state.turn, rng))
+    played = Move.objects.filter(game=game, seat=seat.number).exclude(bot_level="")
+    assert played.exists() and not played.filter(user__isnull=True).exists()
 
 
 def test_without_a_stand_in_the_clock_times_out_her_turns_at_once(client, cast, world):
