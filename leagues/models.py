@@ -61,6 +61,13 @@ class BotLevel(models.TextChoices):
     EXPERT = "expert", _("expert")
 
 
+def deleted_player_name(pk):
+    """What a deleted account is called (``leagues.erasure``): worded when shown, like a
+    bot's name, so each reader sees it in their own language; the number tells two
+    apart."""
+    return _("Deleted player %(number)s") % {"number": pk}
+
+
 class User(AbstractUser):
     """A player. The display name is what other players see; the username logs in.
 
@@ -123,8 +130,7 @@ class User(AbstractUser):
             # Worded when shown, so each reader sees it in their own language.
             return _("Bot (%(level)s)") % {"level": BotLevel(self.bot_level).label}
         if self.deleted_at is not None:
-            # Worded when shown, like a bot's name; the number tells two apart.
-            return _("Deleted player %(number)s") % {"number": self.pk}
+            return deleted_player_name(self.pk)
         return self.display_name or self.username
 
     @property

@@ -12,6 +12,7 @@ share a rank; the champions of a closed season are everyone sharing rank 1.
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from leagues.models import deleted_player_name
 from rummy.public import season_results
 
 TIE_BREAK_DESCRIPTION = _(
@@ -67,8 +68,17 @@ def champions_of(rows):
 def standings_for(season):
     """What the season page shows: the frozen table once closed, live ones before."""
     if season.is_closed and season.final_standings is not None:
-        return season.final_standings
+        return in_words(season.final_standings)
     return compute_standings(season)
+
+
+def in_words(rows):
+    """Frozen rows as the reader sees them: a deleted player's stored name is worded
+    again in the reader's language."""
+    return [
+        {**row, "name": deleted_player_name(row["user_id"])} if row.get("is_deleted") else row
+        for row in rows
+    ]
 
 
 # The league page shows this many closed seasons and this many of each one's rows;
@@ -88,7 +98,7 @@ def past_seasons(league, shown=PAST_SEASONS_SHOWN):
         .order_by("-ends_on", "-pk")[:shown]
     )
     for season in seasons:
-        season.podium = (season.final_standings or [])[:PODIUM]
+        season.podium = in_words((season.final_standings or [])[:PODIUM])
     return seasons
 
 

@@ -206,6 +206,12 @@ def test_the_neutral_name_is_translated(client, cast, world):
         reverse("rummy:record", args=[world["finished"].pk]), HTTP_ACCEPT_LANGUAGE="lv"
     ).content.decode()
     assert f"Dzēsts spēlētājs {cast.carol.pk}" in page
+    # Also in a closed season's frozen standings, stored in the site's language.
+    season = client.get(
+        reverse("leagues:season", args=[world["league"].slug, world["old"].pk]),
+        HTTP_ACCEPT_LANGUAGE="et",
+    ).content.decode()
+    assert f"Kustutatud mängija {cast.carol.pk}" in season
 
 
 def test_a_leagues_only_owner_is_told_to_hand_it_over_first(client, cast, world):
