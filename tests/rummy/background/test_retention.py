@@ -122,3 +122,22 @@ def test_the_cleanup_is_a_periodic_pass_of_the_background_work(settings):
     run_jobs()
     assert DBTaskResult.objects.filter(task_path=tasks.retention_cleanup.module_path).exists()
     assert not User.objects.filter(pk=old.pk).exists()
+
+
+@pytest.mark.django_db
+def test_throttle_and_rate_limit_counts_expire_within_the_stated_period(client, settings):
+    """They live in the cache, which removes them itself: every count a wrong password,
+    a sign-up or a password reset leaves expires within the period the page states."""
+    from django.core.cache import cache
+
+    if not hasattr(cache, "_expire_info"):
+        pytest.skip("reads the expiries of the local-memory cache (the default set-up)")
+    user = make_user()
+    for _ in range(settings.LOGIN_ACCOUNT_LIMIT + 2):
+        client.post(reverse("login"), {"username": user.username, "password": "wrong"})
+    client.post(reverse("signup"), {"username": "x"})
+    client.post(reverse("password_reset"), {"email": user.email})
+    expiries = dict(cache._expire_info)  # the local-memory cache of the default set-up
+    assert len(expiries) >= 3
+    latest = timezone.now().timestamp() + periods().throttle.total_seconds()
+    assert all(expiry <= latest + 5 for expiry in expiries.values()), expiries
