@@ -222,6 +222,15 @@ RATE_LIMITS = {
     "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/h"),
     "password_reset_email": os.environ.get("RATE_LIMIT_PASSWORD_RESET_EMAIL", "3/h"),
 }
+# --- What is kept about people, and for how long (leagues.privacy) -----------------
+# The one place these periods are set: the privacy page states them and the background
+# work (rummy.background.retention) removes what is older, so the two cannot disagree.
+# An account whose address was never confirmed and that never logged in is removed
+# this many days after sign-up; the ledgers of emails and pushes sent, this many days
+# after the send. Log-in throttle and rate-limit counts expire on their own in the
+# cache after the longest of their windows (LOGIN_PAUSE_SECONDS, RATE_LIMITS).
+RETENTION_UNCONFIRMED_SIGNUP_DAYS = int(os.environ.get("RETENTION_UNCONFIRMED_SIGNUP_DAYS", 14))
+RETENTION_NOTICE_DAYS = int(os.environ.get("RETENTION_NOTICE_DAYS", 90))
 # Open WebSockets per user, over every worker (rummy.table.consumers).
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", 20))
 RATELIMIT_USE_CACHE = "default"

@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.utils.cache import patch_cache_control
 
 from leagues.views.accounts import profile
+from leagues.views.privacy import privacy_page
 from rummy.background import queue
 from rummy.guide.views import how_to_play
 from rummy.lobby.views import home
@@ -46,6 +47,7 @@ urlpatterns = [
     path("offline/", pwa.offline, name="offline"),
     path("", home, name="home"),
     path("how-to-play/", how_to_play, name="how_to_play"),
+    path("privacy/", privacy_page, name="privacy"),
     path("accounts/", include("leagues.account_urls")),
     path("u/<str:username>/", profile, name="profile"),
     path("leagues/", include("leagues.urls")),

@@ -9,6 +9,8 @@ urlpatterns = [
     path("signup/", limited("signup")(accounts.signup), name="signup"),
     # Ours, with the log-in throttle and the rate limits; listed before Django's own.
     path("login/", auth.LoginView.as_view(), name="login"),
+    path("delete/", accounts.delete_account, name="delete_account"),
+    path("my-data/", accounts.download_data, name="download_data"),
     path("password_reset/", auth.PasswordResetView.as_view(), name="password_reset"),
     path(
         "reset/<uidb64>/<token>/",

@@ -5,6 +5,7 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from leagues import erasure
 from leagues import seasons as season_service
 from leagues.forms import NoControlCharacters
 from leagues.models import AdminAction, Invite, League, Membership, Season, User, Vacation
@@ -47,6 +48,7 @@ class UserAdmin(BaseUserAdmin):
     ]
     list_filter = ["is_staff", "is_superuser", "is_active", "email_verified"]
     search_fields = ["username", "display_name", "email"]
+    actions = ["delete_accounts"]
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
         (_("Carousel"), {"fields": ["display_name", "email_verified"]}),
@@ -60,6 +62,32 @@ class UserAdmin(BaseUserAdmin):
             },
         ),
     )
+
+    def has_delete_permission(self, request, obj=None):
+        # Removing the row would take the player's seats, and with them every game they
+        # sat at, from the other players: an account is deleted the site's way instead
+        # (``leagues.erasure``, the action below), which keeps the seats under a neutral
+        # name.
+        return False
+
+    @admin.action(description=_("Delete the selected accounts (seats stay, anonymous)"))
+    def delete_accounts(self, request, queryset):
+        deleted = 0
+        for user in queryset.filter(deleted_at__isnull=True, bot_level=""):
+            try:
+                erasure.delete_account(user)
+            except LeagueError as error:
+                # The account is a league's only owner: hand the league over first.
+                self.message_user(request, f"{user.pk}: {error}", messages.WARNING)
+            else:
+                deleted += 1
+        if deleted:
+            self.message_user(
+                request,
+                ngettext("%(n)d account deleted.", "%(n)d accounts deleted.", deleted)
+                % {"n": deleted},
+                messages.SUCCESS,
+            )
 
 
 class MembershipInline(admin.TabularInline):

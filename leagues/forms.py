@@ -255,3 +255,26 @@ class VacationNowForm(forms.Form):
         max_value=MAX_VACATION_DAYS,
         error_messages={"invalid": _("Enter a whole number of days.")},
     )
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting one's account (``leagues.erasure``), confirmed with the password."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        max_length=4096,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your password. Nothing was deleted."), code="password_incorrect"
+            )
+        return password

@@ -61,6 +61,13 @@ class BotLevel(models.TextChoices):
     EXPERT = "expert", _("expert")
 
 
+def deleted_player_name(pk):
+    """What a deleted account is called (``leagues.erasure``): worded when shown, like a
+    bot's name, so each reader sees it in their own language; the number tells two
+    apart."""
+    return _("Deleted player %(number)s") % {"number": pk}
+
+
 class User(AbstractUser):
     """A player. The display name is what other players see; the username logs in.
 
@@ -87,6 +94,10 @@ class User(AbstractUser):
 
     # Empty for people; a computer player's level (rummy.bots).
     bot_level = models.CharField(max_length=10, blank=True, choices=BotLevel.choices)
+    # When the player deleted their account (``leagues.erasure``): the row stays, so that
+    # their seats, moves and results keep their place in other players' games, but
+    # everything that named them is gone and they are shown as "Deleted player N".
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
 
     # The stubs do not declare the inner Meta that Django documents inheriting from.
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # see the line above
@@ -118,7 +129,13 @@ class User(AbstractUser):
         if self.bot_level:
             # Worded when shown, so each reader sees it in their own language.
             return _("Bot (%(level)s)") % {"level": BotLevel(self.bot_level).label}
+        if self.deleted_at is not None:
+            return deleted_player_name(self.pk)
         return self.display_name or self.username
+
+    @property
+    def is_deleted(self):
+        return self.deleted_at is not None
 
     @property
     def language_code(self):

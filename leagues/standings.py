@@ -20,7 +20,7 @@ from fractions import Fraction
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import Season, User
+from leagues.models import Season, User, deleted_player_name
 from leagues.schedules import running
 from rummy.public import running_games, season_results
 
@@ -79,6 +79,9 @@ def compute_standings(season):
     rows = {}
     for seat in season_results(season):
         row = rows.setdefault(seat.user_id, _row(seat.user))
+        if seat.user.is_deleted:
+            # Only then, so that every other row stays as it was: no profile to link to.
+            row["is_deleted"] = True
         row["played"] += 1
         row["won"] += 1 if seat.is_winner else 0
         row["rounds_won"] += seat.rounds_won
@@ -121,8 +124,17 @@ def champions_of(rows):
 def standings_for(season):
     """What the season page shows: the frozen table once closed, live ones before."""
     if season.is_closed and season.final_standings is not None:
-        return season.final_standings
+        return in_words(season.final_standings)
     return compute_standings(season)
+
+
+def in_words(rows):
+    """Frozen rows as the reader sees them: a deleted player's stored name is worded
+    again in the reader's language."""
+    return [
+        {**row, "name": deleted_player_name(row["user_id"])} if row.get("is_deleted") else row
+        for row in rows
+    ]
 
 
 # The league page shows this many closed seasons and this many of each one's rows;
@@ -142,7 +154,7 @@ def past_seasons(league, shown=PAST_SEASONS_SHOWN):
         .order_by("-ends_on", "-pk")[:shown]
     )
     for season in seasons:
-        season.podium = (season.final_standings or [])[:PODIUM]
+        season.podium = in_words((season.final_standings or [])[:PODIUM])
     return seasons
 
 

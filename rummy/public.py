@@ -5,11 +5,13 @@ finished through ``game_finished`` (connected in ``leagues/apps.py``)."""
 
 from django.db.models import Exists, OuterRef
 
+from rummy import play
 from rummy.guide.links import rule_links
+from rummy.history.personal import player_data
 from rummy.history.profile import figures as player_figures
 from rummy.history.profile import game_rows as player_game_rows
 from rummy.history.profile import player_seats
-from rummy.models import Game, Seat
+from rummy.models import Draft, Game, Notice, NotificationPrefs, PushSubscription, QuietHold, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
 from rummy.play import ActionRefused, member_left, reclock, void_game
 from rummy.play.demo import create_demo_games
@@ -19,8 +21,11 @@ __all__ = [
     "ActionRefused",
     "create_demo_games",
     "finished_games",
+    "forget_player",
     "game_finished",
     "league_games",
+    "played_in_leagues",
+    "player_data",
     "player_figures",
     "player_game_rows",
     "player_record",
@@ -135,3 +140,45 @@ def season_member_left(season, user):
     """``user`` left the league during its scheduled ``season``: their games under way
     get a bot stand-in or are voided, as the season says."""
     return member_left(season, user)
+
+
+def played_in_leagues(user):
+    """The ids of the leagues of every game ``user`` sat at."""
+    return set(
+        Seat.objects.filter(user=user, game__league__isnull=False).values_list(
+            "game__league_id", flat=True
+        )
+    )
+
+
+def forget_player(user):
+    """rummy's part of deleting ``user``'s account (``leagues.erasure``), inside its
+    transaction, after the account itself was made anonymous: their devices and the
+    ledgers of what was sent to them go; a table not started yet loses their seat; a
+    practice game (theirs alone, against bots) is voided; in every other game in
+    progress the seat stays, played from now on by a bot standing in or timed out by the
+    clock, as the season says (``rummy.play.player_gone``). Finished games keep their
+    seats and moves untouched, so that every log still replays."""
+    games = Game.objects.filter(seats__user=user)
+    for game_id in games.filter(status=Game.Status.OPEN).values_list("pk", flat=True):
+        try:
+            play.leave_seat(game_id, user)
+        except ActionRefused:
+            continue  # started or gone since: the next lines or nothing
+    for game_id, league_id in games.filter(status=Game.Status.ACTIVE).values_list(
+        "pk", "league_id"
+    ):
+        try:
+            if league_id is None:
+                play.void_game(game_id, user)
+            else:
+                play.player_gone(game_id, user.pk)
+        except ActionRefused:
+            continue  # ended since: nothing to stand in for
+    numbers = Seat.objects.filter(user=user).values_list("game_id", "number")
+    for game_id, number in numbers:
+        Draft.objects.filter(game_id=game_id, seat=number).delete()
+    PushSubscription.objects.filter(user=user).delete()  # their pushes' ledger with them
+    Notice.objects.filter(user=user).delete()
+    NotificationPrefs.objects.filter(user=user).delete()
+    QuietHold.objects.filter(user=user).delete()

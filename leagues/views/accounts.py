@@ -1,15 +1,21 @@
+import json
+
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
 from django.db.models import Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods
 
-from leagues import services
-from leagues.forms import SignupForm
+from leagues import data_export, erasure, services
+from leagues.forms import DeleteAccountForm, SignupForm
 from leagues.models import League, Season, User, reported_time_zone, supported_language
 from leagues.ratings.reads import player_ratings
 from leagues.views import invites
@@ -139,3 +145,43 @@ def _query(filters):
     if filters["season"] is not None:
         parts["season"] = filters["season"].pk
     return urlencode(parts)
+
+
+@login_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def delete_account(request):
+    """Delete my account (``leagues.erasure``), confirmed with my password. A league's
+    only owner is told, in words, to hand it over first."""
+    user = request.user
+    form = DeleteAccountForm(user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            erasure.delete_account(user)
+        except erasure.OnlyOwner as error:
+            form.add_error(None, str(error))
+        else:
+            logout(request)
+            messages.success(
+                request, _("Your account is deleted. Thank you for playing on Carousel.")
+            )
+            return redirect("home")
+    blocking = erasure.leagues_to_hand_over(user)
+    return render(
+        request,
+        "registration/delete_account.html",
+        {"form": form, "blocking": blocking, "hand_over": erasure.hand_over_message(blocking)},
+    )
+
+
+@login_required
+@never_cache
+@require_GET
+def download_data(request):
+    """Everything the site holds about me, as one JSON file (docs/data-export.md)."""
+    document = data_export.export(request.user)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=1), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{data_export.filename(request.user)}"'
+    return response

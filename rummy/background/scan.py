@@ -18,6 +18,7 @@ PASSES = (
     ("every:notify", tasks.notify),
     ("every:review", tasks.review_games),
     ("every:tidy", tasks.tidy),
+    ("every:retention", tasks.retention_cleanup),
 )
 
 

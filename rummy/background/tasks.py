@@ -12,7 +12,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from rummy import play
-from rummy.background import keys, notify_pass, queue
+from rummy.background import keys, notify_pass, queue, retention
 from rummy.clock import bots, deadlines
 from rummy.history import review
 
@@ -75,3 +75,10 @@ def review_games(key):
 def tidy(key):
     """The queue's own upkeep (``rummy.background.queue.tidy``)."""
     return keys.run(key, PASS_LEASE, queue.tidy, again_after=_every(300))
+
+
+@task(priority=-20)
+def retention_cleanup(key):
+    """What the privacy page says is no longer kept (``rummy.background.retention``):
+    once an hour, since its periods are days long."""
+    return keys.run(key, PASS_LEASE, retention.retention_pass, again_after=_every(3600))

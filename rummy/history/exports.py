@@ -146,7 +146,7 @@ def game_line(game, moves):
     places = placements(seats)
     return {
         "game": game.pk,
-        "league": game.league.slug,
+        "league": game.league.slug if game.league else None,
         "season": game.season.name if game.season else None,
         "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,

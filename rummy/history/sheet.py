@@ -23,11 +23,13 @@ class Player:
     number: int
     name: str
     username: str
+    # A deleted account has no profile to link to (``leagues.erasure``).
+    is_deleted: bool = False
 
 
 def players_of(game):
     return [
-        Player(s.number, s.user.name, s.user.username)
+        Player(s.number, s.user.name, s.user.username, s.user.is_deleted)
         for s in sorted(game.seated(), key=lambda s: s.number)
         if s.number is not None
     ]

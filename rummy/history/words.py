@@ -86,6 +86,8 @@ def _timeout_sentence(name, before, after, seat):
 def _clock_sentence(payload, names):
     """The turn clock's own entry (``rummy.play.reclock``): who went on vacation or came
     back, else that the deadline moved with the mover's paused time."""
+    if "gone" in payload:
+        return _("%(name)s deleted their account.") % {"name": names.get(payload["gone"], "?")}
     away = payload.get("away") or {}
     said = [
         (_("%(name)s went on vacation.") if until else _("%(name)s is back from vacation."))

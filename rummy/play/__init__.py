@@ -37,6 +37,7 @@ from rummy.play.turns import (
     knock,
     meld,
     pass_turn,
+    player_gone,
     timeout,
     void_game,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "parse_version",
     "pass_turn",
     "play_draft",
+    "player_gone",
     "practice_full",
     "reclock",
     "reclock_stale",

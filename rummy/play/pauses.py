@@ -93,6 +93,9 @@ def turn_deadline(user, season, started_at, seconds):
     deadline the vacations alone give."""
     if user is None:
         return started_at + timedelta(seconds=seconds)
+    if user.deleted_at is not None:
+        # Nobody will ever play a deleted account's turn: the clock times it out at once.
+        return started_at
     spans = vacation_spans(user.pk, season, started_at)
     if not (season is not None and season.quiet_pause and user.quiet_start and user.quiet_end):
         return paused_deadline(started_at, seconds, spans)

@@ -171,6 +171,37 @@ def timeout(game_id, expected_version) -> Result | None:
 
 
 @transaction.atomic
+def player_gone(game_id, user_id) -> Result | None:
+    """The player at a seat of this game in progress deleted their account
+    (``leagues.erasure``, through ``rummy.public``): the seat stays in the game under
+    their neutral name, marked absent, and from now on a beginner bot plays it where the
+    season lets a bot stand in for an absent player; elsewhere each of its turns is up
+    at once (``pauses.turn_deadline``) and the clock times it out. Logged as a move of
+    the clock (no change to the state), so that open pages redraw with the new name.
+    None when the game is not in progress or the user has no seat of their own there."""
+    game = store.locked_game(game_id, with_seats=True)
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        return None
+    seat = next((s for s in game.seated() if s.user_id == user_id), None)
+    if seat is None or seat.bot_level:
+        return None
+    seat.timeouts_in_row = max(seat.timeouts_in_row, Seat.ABSENT_AFTER)
+    seat.stand_in = _season_allows_stand_in(game)
+    Seat.objects.filter(pk=seat.pk).update(
+        timeouts_in_row=seat.timeouts_in_row, stand_in=seat.stand_in
+    )
+    fields = {}
+    if game.engine_state().turn == seat.number:
+        now = timezone.now()
+        if seat.stand_in:
+            fields["bot_due_at"] = store.bot_due(now)
+        else:
+            fields["turn_deadline"] = now
+    payload = {"gone": seat.number}
+    return store.save(game, None, [(Move.Kind.CLOCK, seat.number, None, payload)], **fields)
+
+
+@transaction.atomic
 def end_early(game_id, user, expected_version=None) -> Result:
     """A league admin ends a game in which a player is absent; the engine scores it as
     it stands (``engine.end_early``)."""

@@ -2,13 +2,21 @@
 suite's one cast (``cast``, ``league``, ``public_league`` in ``tests/conftest.py``)."""
 
 import datetime
+import random
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
-from leagues.models import Season
-from rummy.models import Game, Seat
+from leagues.models import AdminAction, Season
+from leagues.ratings.rating import recompute
+from leagues.record import record
+from leagues.standings import freeze
+from rummy.models import Game, Notice, NotificationPrefs, PushNotice, PushSubscription, Seat
+from rummy.play import store
+from tests import factories
 from tests.cast import make_person
+from tests.rummy.history.conftest import new_game, play_out
 
 __all__ = ["make_game", "make_person", "make_season"]
 
@@ -49,3 +57,55 @@ def make_game(league, season, results, status=Game.Status.FINISHED):
             is_winner=winner,
         )
     return game
+
+
+# --- Carol's account, for its deletion and download (test_erasure, test_data_export) ---
+
+
+@pytest.fixture
+def seeded_deals(monkeypatch):
+    """The write path's deals from a seeded Random: the same games on every run."""
+    monkeypatch.setattr(store, "system_random", random.Random(0))
+
+
+@pytest.fixture
+def world(cast, league, seeded_deals):
+    """Carol's finished game with Bob (rated, in a closed season with frozen standings,
+    and an email notice and a push sent about it), a running game of Carol, Alice and
+    Bob in an active season, her device, and an admin record naming her."""
+    carol, alice, bob = cast.carol, cast.alice, cast.bob
+    old = factories.make_season(
+        league,
+        name="Autumn",
+        starts_on=timezone.now().date().replace(year=2020),
+        ends_on=timezone.now().date().replace(year=2020, month=12, day=31),
+        status=Season.Status.CLOSED,
+    )
+    finished = new_game([carol, bob], league, seed=7, target=40)
+    Game.objects.filter(pk=finished.pk).update(season=old)
+    finished = play_out(Game.objects.get(pk=finished.pk), random.Random(1))
+    assert finished.status == Game.Status.FINISHED
+    recompute()
+    freeze(old)
+    current = factories.make_season(league, name="Winter", bot_stands_in=True)
+    running = new_game([carol, alice, bob], league, seed=8, target=500)
+    Game.objects.filter(pk=running.pk).update(season=current)
+    running = play_out(
+        Game.objects.get(pk=running.pk), random.Random(2), stop=lambda g: g.version > 6
+    )
+    device = PushSubscription.objects.create(
+        user=carol, endpoint="https://push.example/carol", device="Firefox on Android"
+    )
+    PushNotice.objects.create(subscription=device, game=finished, kind=Notice.Kind.RESULT)
+    Notice.objects.create(user=carol, game=finished, kind=Notice.Kind.RESULT)
+    NotificationPrefs.objects.create(user=carol, results=False)
+    with transaction.atomic():
+        record(league, carol, AdminAction.Action.INVITE_CREATED, subject="an invite")
+        record(league, alice, AdminAction.Action.ROLE_CHANGED, subject="Carol")
+    return {
+        "league": league,
+        "finished": finished,
+        "running": running,
+        "old": old,
+        "current": current,
+    }

@@ -31,6 +31,9 @@ MATRIX = {
     "login": ("200 200 200 200 200", "200 200 200 200 200"),
     "logout": ("405 405 405 405 405", "302 302 302 302 302"),
     "password_change": ("302 200 200 200 200", "302 200 200 200 200"),
+    # one's own account only: a POST without the password is the form again
+    "delete_account": ("302 200 200 200 200", "302 200 200 200 200"),
+    "download_data": ("302 200 200 200 200", "302 405 405 405 405"),
     "password_change_done": ("302 200 200 200 200", "302 405 405 405 405"),
     "password_reset": ("200 200 200 200 200", "200 200 200 200 200"),
     "password_reset_done": ("200 200 200 200 200", "405 405 405 405 405"),
@@ -67,6 +70,7 @@ MATRIX = {
     # The icon and the rule book are for everyone, logged in or not.
     "favicon": ("302 302 302 302 302", "302 302 302 302 302"),
     "how_to_play": ("200 200 200 200 200", "405 405 405 405 405"),
+    "privacy": ("200 200 200 200 200", "405 405 405 405 405"),
     # The site as an app (rummy.pwa): the same for everyone, and nothing to post.
     "manifest": ("200 200 200 200 200", "405 405 405 405 405"),
     "service_worker": ("200 200 200 200 200", "405 405 405 405 405"),
