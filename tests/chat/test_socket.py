@@ -25,8 +25,10 @@ def _cookie(user, language):
 
 
 async def connect(game_id, user, language="en", query=""):
-    cookie = await database_sync_to_async(_cookie)(user, language)
-    headers = [(b"origin", b"http://testserver"), (b"cookie", cookie.encode())]
+    headers = [(b"origin", b"http://testserver")]
+    if user.is_authenticated:
+        cookie = await database_sync_to_async(_cookie)(user, language)
+        headers.append((b"cookie", cookie.encode()))
     communicator = WebsocketCommunicator(
         application, f"/ws/games/{game_id}/{query}", headers=headers
     )
