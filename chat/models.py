@@ -67,6 +67,7 @@ class LeagueChat(models.Model):
     spectators_may_talk = models.BooleanField(
         _("members watching a game may write in its chat"), default=False
     )
+    board_locked = models.BooleanField(_("only admins post on the board"), default=False)
 
     def __str__(self):
         return f"chat settings of league {self.league_id}"
@@ -149,6 +150,9 @@ class ModerationAction(models.Model):
         UNMUTED = "unmuted", _("Member unmuted")
         REPORT_CLOSED = "report_closed", _("Report closed")
         SETTINGS = "settings", _("Chat settings changed")
+        PINNED = "pinned", _("Announcement pinned")
+        UNPINNED = "unpinned", _("Announcement unpinned")
+        POST_HIDDEN = "post_hidden", _("Board post hidden")
 
     league = models.ForeignKey("leagues.League", on_delete=models.CASCADE, related_name="+")
     actor = models.ForeignKey(
@@ -173,3 +177,49 @@ class ModerationAction(models.Model):
         if self.pk is not None:
             raise ValueError("A moderation action, once recorded, is never changed.")
         super().save(*args, **kwargs)
+
+
+BOARD_MAX_LENGTH = 2000
+
+
+class BoardPost(models.Model):
+    """A post on a league's board. A pinned one (an admin's announcement) shows on the
+    league page and on its members' home pages until it is unpinned."""
+
+    league = models.ForeignKey("leagues.League", on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="board_posts"
+    )
+    text = models.TextField(_("post"), max_length=BOARD_MAX_LENGTH)
+    token = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+    pinned = models.BooleanField(_("pinned"), default=False)
+    hidden = models.BooleanField(_("hidden by an admin"), default=False)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "author", "token"], name="board_one_post_per_token"
+            )
+        ]
+        indexes = [models.Index(fields=["league", "-id"])]
+
+    def __str__(self):
+        return f"{self.author_id} on the board of league {self.league_id}"
+
+
+class BoardReadMark(models.Model):
+    """The newest post of a league's board a member has seen: the rest is unread."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    league = models.ForeignKey("leagues.League", on_delete=models.CASCADE, related_name="+")
+    last_seen = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "league"], name="board_one_read_mark")
+        ]
+
+    def __str__(self):
+        return f"{self.user_id} read the board of league {self.league_id} up to {self.last_seen}"

@@ -5,13 +5,22 @@ import uuid
 
 from django.template.loader import render_to_string
 
-from chat import access, reads, render, services
+from chat import access, board, reads, render, services
 from chat.announce import EVENT
 from chat.models import Message
 from chat.phrases import PHRASES
 from rummy.models import Game
 
-__all__ = ["EVENT", "deliver", "drawer", "missed", "receive", "unread_games"]
+__all__ = [
+    "EVENT",
+    "deliver",
+    "drawer",
+    "home_announcements",
+    "league_board",
+    "missed",
+    "receive",
+    "unread_games",
+]
 
 
 def _game(game_id):
@@ -125,3 +134,17 @@ def missed(user, game_id, after):
 def unread_games(user, game_ids):
     """Of ``game_ids``, those with messages ``user`` has not seen (the home page)."""
     return reads.unread_games(user, list(game_ids))
+
+
+def league_board(user, league):
+    """The league page's share of its board: the pinned announcements and how many posts
+    are new to ``user`` (None for those who may not read it)."""
+    may_read, _post, _moderate = board.rights(user, league)
+    if not may_read:
+        return None
+    return {"pinned": board.pinned(user, [league]), "unread": board.unread(user, league)}
+
+
+def home_announcements(user):
+    """The pinned announcements of ``user``'s leagues, for their home page."""
+    return board.pinned_for(user)

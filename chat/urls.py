@@ -10,4 +10,5 @@ urlpatterns = [
     path("games/<id:game_id>/chat/read/", views.read, name="read"),
     path("chat/messages/<id:pk>/", views.message, name="message"),
     path("leagues/<slug:slug>/chat/", views.league, name="league"),
+    path("leagues/<slug:slug>/board/", views.board_page, name="board"),
 ]

@@ -2,9 +2,12 @@
 the read mark), the whole thread (works without JavaScript), one message's actions
 (report, block, hide, mute) and a league's moderation page."""
 
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -13,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from chat import access, public, reads, services
+from chat import access, board, public, reads, services
 from chat import render as chat_render
 from chat.models import Message, ModerationAction, Mute, Report
 from leagues.access import get_league_for_member, require_league_admin
@@ -198,3 +201,53 @@ def league(request, slug):
         "actions": ModerationAction.objects.filter(league=found)[:50],
     }
     return render(request, "chat/league.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def board_page(request, slug):
+    """A league's board: its members read and post; its admins pin, hide and lock."""
+    found = get_league_for_member(request.user, slug)
+    may_read, may_post, moderate = board.rights(request.user, found)
+    if not may_read:
+        raise PermissionDenied(_("Only members of this league can do that."))
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "post":
+                board.post(
+                    request.user, found, request.POST.get("text", ""), request.POST.get("token", "")
+                )
+            elif action in ("pin", "unpin"):
+                board.set_pinned(
+                    request.user, public.last_id(request.POST.get("post", "")), action == "pin"
+                )
+            elif action == "hide":
+                board.hide(
+                    request.user,
+                    public.last_id(request.POST.get("post", "")),
+                    request.POST.get("reason", ""),
+                )
+            elif action in ("lock", "unlock"):
+                board.set_locked(request.user, found, action == "lock")
+            else:
+                raise services.ChatRefused(_("The request could not be read."))
+        except services.ChatRefused as refusal:
+            if refusal.status == 404:
+                raise Http404(refusal.message) from None
+            if refusal.status == 403 and action != "post":
+                raise PermissionDenied(refusal.message) from None
+            messages.error(request, refusal.message)
+        return redirect(reverse("chat:board", args=[found.slug]))
+    mute = access.active_mute(request.user, found.pk)
+    context = {
+        "league": found,
+        "posts": board.posts(request.user, found, moderate),
+        "may_post": may_post,
+        "moderate": moderate,
+        "locked": board.is_locked(found),
+        "mute_words": services.mute_words(mute) if mute is not None else "",
+        "token": uuid.uuid4().hex,
+    }
+    board.mark_read(request.user, found)
+    return render(request, "chat/board.html", context)

@@ -105,6 +105,8 @@ MATRIX = {
     "chat:message": ("302 404 404 404 404", "302 404 404 404 404"),
     # The league's chat moderation: owners and admins only.
     "chat:league": ("302 404 403 403 403", "302 404 403 403 403"),
+    # The league's board: its members read and post (this form posts nothing: a message).
+    "chat:board": ("302 404 200 200 200", "302 404 302 302 302"),
 }
 
 #          WebSocket route: accepted? for the ROLES in order
