@@ -2,14 +2,12 @@
 game, and reaches only the game's own socket group, as an id."""
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.core import mail
 
-from chat import services
+from chat import announce, services
 from rummy.models import Game, Notice
 from rummy.notifications import emails
-from rummy.play.broadcast import game_group, user_group
+from rummy.play.broadcast import game_group
 from tests.rummy.notifications.test_emails import game_between, verified
 
 pytestmark = pytest.mark.django_db
@@ -34,19 +32,27 @@ def test_chat_sends_no_email_and_changes_no_turn(django_capture_on_commit_callba
     assert after == before
 
 
-def test_a_message_is_announced_to_the_games_group_only(django_capture_on_commit_callbacks):
+class RecordingLayer:
+    """Stands in for the channel layer: what was sent, to which group."""
+
+    def __init__(self):
+        self.sent = []
+
+    async def group_send(self, group, message):
+        self.sent.append((group, message))
+
+
+def test_a_message_is_announced_to_the_games_group_only(
+    django_capture_on_commit_callbacks, monkeypatch
+):
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
-    layer = get_channel_layer()
-    game_channel = async_to_sync(layer.new_channel)()
-    user_channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(game_group(game.pk), game_channel)
-    async_to_sync(layer.group_add)(user_group(bob.pk), user_channel)
+    layer = RecordingLayer()
+    monkeypatch.setattr(announce, "get_channel_layer", lambda: layer)
     with django_capture_on_commit_callbacks(execute=True):
         message, _ = services.post(alice, game, text="secret words", token="a")
-    event = async_to_sync(layer.receive)(game_channel)
-    assert event == {"type": "chat.message", "message_id": message.pk, "new": True}
-    # Nothing for the header's count of games awaiting a move (the user's group): the
-    # first thing there is what the test sends after the message.
-    async_to_sync(layer.send)(user_channel, {"type": "after.the.message"})
-    assert async_to_sync(layer.receive)(user_channel) == {"type": "after.the.message"}
+    # One event, to the game's group, with the id only: nothing for the header's count of
+    # games awaiting a move (the users' groups), no words on the layer.
+    assert layer.sent == [
+        (game_group(game.pk), {"type": "chat.message", "message_id": message.pk, "new": True})
+    ]
