@@ -111,7 +111,7 @@ def deliver(user, game_id, event):
     )
     if message is None:
         return ""
-    rights = access.game_access(user, message.game)
+    rights = access.game_access(user, message.game, writing=False)
     if not rights.read or message.author_id in reads.blocked_ids(user):
         return ""
     if event.get("new"):
@@ -125,7 +125,7 @@ def missed(user, game_id, after):
     if last is None:
         return ""
     game = _game(game_id)
-    rights = access.game_access(user, game)
+    rights = access.game_access(user, game, writing=False)
     if not rights.read:
         return ""
     return render.appended(reads.visible(user, game_id, after=last), user.pk, rights.moderate)
