@@ -180,6 +180,9 @@ class Stats:
     client_cpu: float = float("nan")
     frame_bytes: int = 0
     settle_seconds: float = float("nan")
+    chat_sent: int = 0  # chat messages sent (--chat-rate)
+    chat_frames: int = 0  # the copies of them the sockets received
+    chat_bytes: int = 0
     window: tuple = (0.0, 0.0)  # the load's start and end, seconds since the epoch (--gc)
 
 
@@ -332,6 +335,9 @@ class Player:
                     return
                 self.stats.frames += 1
                 self.stats.frame_bytes += len(html)
+                if 'id="chat-msg-' in html:
+                    self.stats.chat_frames += 1
+                    self.stats.chat_bytes += len(html)
                 if on_frame:
                     on_frame(html, time.monotonic())
 
@@ -388,6 +394,8 @@ async def run_load(games, servers, args):
             player.via_socket = args.via == "socket"
             player.deadline = deadline
             player.start(time.monotonic())
+        if args.chat_rate > 0:
+            tasks.append(asyncio.create_task(chatter(players, stats, args.chat_rate, deadline)))
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         elapsed = time.monotonic() - start
         # Let in-flight requests finish, then close the sockets.
@@ -404,6 +412,34 @@ async def run_load(games, servers, args):
         stats.settle_seconds = await settle(servers)
         after = await baseline(http, servers, args.baseline_seconds, args.games)
     return stats, elapsed, connect_seconds, (before, after)
+
+
+# What the chatting players send, in turn: quick phrases (an id, shown in each reader's
+# language) and short typed messages, as the game page's chat drawer sends them.
+CHAT_LINES = [{"phrase": "good_luck"}, {"text": "Back in a minute"}, {"phrase": "well_played"}]
+
+
+async def chatter(players, stats, rate, deadline):
+    """``--chat-rate``: chat messages at ``rate`` per second in all, from the players in
+    turn (each far below the chat's flood limit), over their game's socket as the page's
+    chat drawer sends them (a "chat" frame); every socket of that game gets a copy."""
+    pacer = Pacer(rate)
+    turn = 0
+    while True:
+        await pacer.wait()
+        if time.monotonic() >= deadline:
+            return
+        player = players[turn % len(players)]
+        turn += 1
+        if player.socket is None:
+            continue
+        line = CHAT_LINES[turn % len(CHAT_LINES)]
+        frame = {"chat": "send", "token": f"bench-{turn}", **line}
+        try:
+            await player.socket.send(json.dumps(frame))
+            stats.chat_sent += 1
+        except Exception:
+            stats.errors += 1
 
 
 async def settle(servers, quiet=0.02, step=0.5, limit=15.0):
@@ -510,6 +546,13 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers, gc_f
         f"trivial requests ({costs(before_cpu)} against the one before, "
         f"{costs(after_cpu)} against the one after)",
     ]
+    if args.chat_rate > 0:
+        lines.append(
+            f"chat: {stats.chat_sent} messages sent ({stats.chat_sent / elapsed:.1f}/s), "
+            f"{stats.chat_frames} copies received by the games' sockets "
+            f"({stats.chat_frames / max(stats.chat_sent, 1):.1f} a message, mean "
+            f"{stats.chat_bytes / max(stats.chat_frames, 1):.0f} B)"
+        )
     if ms:
         lines.append(f"mean latency {statistics.mean(ms):.1f} ms")
     if gc_folder is not None:
@@ -551,6 +594,13 @@ def main(argv=None):
         help="how players send their actions: HTTP POST (the page's "
         "fallback, the default) or the game's WebSocket (what the page "
         "does while its socket is up)",
+    )
+    parser.add_argument(
+        "--chat-rate",
+        type=float,
+        default=0,
+        help="chat messages per second in all, sent by the players in turn over their "
+        "game's socket while they play (0, the default: no chat)",
     )
     parser.add_argument("--baseline-seconds", type=float, default=5)
     parser.add_argument(

@@ -73,6 +73,8 @@ INSTALLED_APPS = [
     "leagues",
     "rummy",
     "leagues.ratings",
+    # the table chat and its moderation: its own room, reached through chat.public
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -53,4 +53,5 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("games/", include("rummy.urls")),
     path("notifications/", include("rummy.notifications.urls")),
+    path("", include("chat.urls")),
 ]

@@ -4,6 +4,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from chat import public as chat
 from leagues import services
 from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
@@ -54,6 +55,8 @@ def league_detail(request, slug):
         "past_seasons": past_seasons(league),
         "closed_seasons": league.seasons.filter(status=Season.Status.CLOSED).count(),
         "members": league.memberships.select_related("user").order_by("role", "user__display_name"),
+        # its board (chat.public): the pinned announcements, the posts new to the member
+        "board": chat.league_board(request.user, league),
     }
     return render(request, "leagues/detail.html", context)
 

@@ -4,6 +4,7 @@ leagues. A fixed number of queries, however many games and seats."""
 
 from django.db.models import F
 
+from chat import public as chat
 from config.db import reads
 from rummy.clock import deadlines
 from rummy.models import Game
@@ -44,6 +45,10 @@ def _split(active, user):
     your_move, waiting = [], []
     for game in active:
         (your_move if game.to_move_id == user.pk else waiting).append(_row(game, user))
+    # Games with chat messages the user has not read are marked (one query for all).
+    unread = chat.unread_games(user, [row["game"].pk for row in your_move + waiting])
+    for row in your_move + waiting:
+        row["chat_unread"] = row["game"].pk in unread
     return your_move, waiting
 
 

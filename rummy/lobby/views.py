@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from chat import public as chat
 from leagues.access import get_league_for_member
 from leagues.views import invites
 from rummy import play
@@ -33,6 +34,8 @@ def home(request):
             games=games,
             show_games=bool(memberships or games["your_move"] or games["waiting"]),
             practice_form=PracticeForm(),
+            # the pinned announcements of the user's leagues' boards
+            announcements=chat.home_announcements(request.user),
             # Said on the form itself when the user has all the practice games open
             # that one may have (the start would refuse with the same words).
             practice_full=play.practice_full(request.user),

@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from chat import public as chat
 from rummy import play
 from rummy.clock import deadlines
 from rummy.notifications import presence
@@ -294,6 +295,10 @@ class GameConsumer(GuardedConsumer):
             )
         if self.awaiting.count != self.page_moves:
             html += self._badge()
+        # The chat's messages this page missed while away (it names the newest it shows).
+        html += await in_language(self.language, chat.missed, self.zone)(
+            self.user, self.game_id, (query.get("chat") or [""])[0]
+        )
         if html:
             await self.send(text_data=html)
         self.shown = frames.digests
@@ -336,6 +341,9 @@ class GameConsumer(GuardedConsumer):
             with translation.override(self.language):
                 await self._send_flash(_("The request could not be read."))
             return
+        if "chat" in data:
+            await self._chat(data)
+            return
         try:
             outcome = await in_language(self.language, sockets.perform, self.zone)(
                 self.session_key, self.user, self.game_id, data
@@ -361,6 +369,28 @@ class GameConsumer(GuardedConsumer):
             await self._send_view()
         # Otherwise everyone, this page too, gets the new view through game.updated, and
         # its frames carry the (now empty) message area as well.
+
+    async def _chat(self, data):
+        """A chat frame: the chat's own door decides; this page gets its answer (a fresh
+        token, or the refusal's words), everyone their copy through ``chat_message``."""
+        if await self.session_lapsed():
+            return
+        html = await in_language(self.language, chat.receive, self.zone)(
+            self.user, self.game_id, data
+        )
+        if html:
+            await self.send(text_data=html)
+
+    async def chat_message(self, event):
+        """A new or changed chat message: only that message, rendered for this user
+        (their language, their blocks), or nothing when they may not read it."""
+        if self.ended:
+            return
+        html = await in_language(self.language, chat.deliver, self.zone)(
+            self.user, self.game_id, event
+        )
+        if html:
+            await self.send(text_data=html)
 
     def _read(self, text_data):
         if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:

@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from chat import public as chat
 from rummy import play
 from rummy.clock import deadlines
 from rummy.table import dispatch, memory, rendering
@@ -49,7 +50,9 @@ def _render_table(request, game, flash=None, status=200, no_draft=False):
         # the socket; otherwise the whole view.
         stamp = request.POST.get("stamp", "")[:32] if request.method == "POST" else ""
         return HttpResponse(frames.answer(memory.views.get(stamp)), status=status)
-    context.update(frames_html=frames.html, stamp=frames.stamp)
+    context.update(
+        frames_html=frames.html, stamp=frames.stamp, chat_html=chat.drawer(request, game)
+    )
     return render(request, "rummy/table.html", context, status=status)
 
 

@@ -100,6 +100,17 @@ MATRIX = {
     # a device that is not the user's own is a 404.
     "notifications:push_subscribe": ("302 405 405 405 405", "302 400 400 400 400"),
     "notifications:push_remove": ("302 405 405 405 405", "302 404 404 404 404"),
+    # The game's chat (chat.views): its readers are the game's players and the league's
+    # members; a member who only watches may not write (the refusal is a message: 302).
+    "chat:thread": ("302 404 200 200 200", "302 405 405 405 405"),
+    "chat:post": ("302 405 405 405 405", "302 404 302 302 302"),
+    "chat:read": ("302 405 405 405 405", "302 404 204 204 204"),
+    # A message's actions: this id is no message (a user's), so no one finds it.
+    "chat:message": ("302 404 404 404 404", "302 404 404 404 404"),
+    # The league's chat moderation: owners and admins only.
+    "chat:league": ("302 404 403 403 403", "302 404 403 403 403"),
+    # The league's board: its members read and post (this form posts nothing: a message).
+    "chat:board": ("302 404 200 200 200", "302 404 302 302 302"),
 }
 
 #          WebSocket route: accepted? for the ROLES in order

@@ -1,0 +1,20 @@
+"""Telling the game's sockets that a message is new or changed: its id only, on the
+game's own group. Each socket renders it for its user (their language, their blocks,
+their rights): the layer never carries a message's words to a socket that may not
+read them."""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from rummy.play.broadcast import game_group
+
+EVENT = "chat.message"
+
+
+def message(game_id, message_id, new):
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        game_group(game_id), {"type": EVENT, "message_id": message_id, "new": bool(new)}
+    )
