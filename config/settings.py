@@ -222,7 +222,7 @@ RATE_LIMITS = {
     "password_reset": os.environ.get("RATE_LIMIT_PASSWORD_RESET", "10/h"),
     "password_reset_email": os.environ.get("RATE_LIMIT_PASSWORD_RESET_EMAIL", "3/h"),
 }
-# Open WebSockets per user, over every worker (rummy.table.consumers).
+# Open WebSockets per user, over every worker (rummy.table.guarded).
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", 20))
 RATELIMIT_USE_CACHE = "default"
 

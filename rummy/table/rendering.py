@@ -157,6 +157,11 @@ def _digests(kind, parts):
     return out
 
 
+def flash_html(message):
+    """The message area alone, with ``message`` (a socket's refusal, its goodbye)."""
+    return render_to_string("rummy/_flash.html", {"flash": message})
+
+
 def _render(template, ctx):
     return render_to_string(template, ctx)
 
