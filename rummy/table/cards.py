@@ -37,20 +37,20 @@ def _face(c):
 
 
 def card(c, button=False, revealed=False):
-    """``c`` comes from ``rummy.table.presenters.card_info``. With ``button`` (the arrangement
+    """``c``: a ``rummy.table.presenters.CardFace``. With ``button`` (the arrangement
     editor) the card is a submit button selecting it; otherwise an image-like span."""
     # The same card looks the same wherever it lies: its HTML is made once per what it
     # shows (the label carries the language), not once per socket and move.
     return _card_html(
-        c["code"],
-        c["label"],
-        c["joker"],
-        c["rank"],
-        c["symbol"],
-        c["red"],
-        bool(c.get("drawn")),
-        bool(c.get("selected")),
-        c.get("ref"),
+        c.code,
+        c.label,
+        c.joker,
+        c.rank,
+        c.symbol,
+        c.red,
+        c.drawn,
+        c.selected,
+        c.ref,
         bool(button),
         bool(revealed),
     )

@@ -75,8 +75,8 @@ def test_clear_all_empties_every_cache(client):
 @pytest.mark.django_db
 def test_a_card_named_in_another_language_than_the_active_one():
     with translation.override("lv"):
-        latvian = card_info("KS")["label"]
+        latvian = card_info("KS").label
     memory.clear_all()
     with translation.override("en"):
-        assert card_info("KS", language="lv")["label"] == latvian
-        assert card_info("KS")["label"] == "K of spades" != latvian
+        assert card_info("KS", language="lv").label == latvian
+        assert card_info("KS").label == "K of spades" != latvian

@@ -29,7 +29,7 @@ def test_shared_hand_cards_are_those_built_afresh(language, sort):
 
 def test_each_language_has_its_own_names():
     with translation.override("en"):
-        en = presenters._hand_cards(("KS",), "suit", frozenset(), "en")[0][0]["label"]
+        en = presenters._hand_cards(("KS",), "suit", frozenset(), "en")[0][0].label
     with translation.override("lv"):
-        lv = presenters._hand_cards(("KS",), "suit", frozenset(), "lv")[0][0]["label"]
+        lv = presenters._hand_cards(("KS",), "suit", frozenset(), "lv")[0][0].label
     assert en == "K of spades" and lv != en
