@@ -9,6 +9,7 @@ from rummy.guide.links import rule_links
 from rummy.history.profile import figures as player_figures
 from rummy.history.profile import game_rows as player_game_rows
 from rummy.history.profile import player_seats
+from rummy.lobby.games import league_tables
 from rummy.models import Game, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
 from rummy.play import ActionRefused, reclock, void_game
@@ -21,6 +22,7 @@ __all__ = [
     "finished_games",
     "game_finished",
     "league_games",
+    "league_tables",
     "player_figures",
     "player_game_rows",
     "player_record",

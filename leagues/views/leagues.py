@@ -10,7 +10,7 @@ from leagues.forms import LeagueForm
 from leagues.models import League, Season
 from leagues.ratings.reads import leaderboard, with_ratings
 from leagues.standings import TIE_BREAK_DESCRIPTION, past_seasons, standings_for
-from rummy.public import league_games
+from rummy.public import league_games, league_tables
 
 
 @login_required
@@ -50,6 +50,8 @@ def league_detail(request, slug):
         "leaderboard": leaderboard(league),
         "tie_break": TIE_BREAK_DESCRIPTION,
         **league_games(league),
+        # The game app's part of the page, for members: its tables and their controls.
+        "league_tables": league_tables(league, request.user) if membership else None,
         "past_seasons": past_seasons(league),
         "closed_seasons": league.seasons.filter(status=Season.Status.CLOSED).count(),
         "members": league.memberships.select_related("user").order_by("role", "user__display_name"),

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from rummy import engine
 from rummy.engine.scoring import GAME_BONUS, ROUND_WON_BONUS
-from rummy.table.presenters import card_info
+from rummy.templatetags.cards import card_info
 
 
 @dataclass(frozen=True)

@@ -27,14 +27,8 @@ from rummy.models import Game, Seat
 from rummy.play import drafts, hints_allowed
 from rummy.play.wording import meld_problem_message
 from rummy.table.fragments import Here, frozen, where
+from rummy.templatetags.cards import CardFace, card_info
 
-SUIT_NAMES = {
-    "C": gettext_lazy("clubs"),
-    "D": gettext_lazy("diamonds"),
-    "H": gettext_lazy("hearts"),
-    "S": gettext_lazy("spades"),
-}
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 SORTS = ("suit", "rank")
 # How a round ended, as a whole sentence each: the reasons do not fit one sentence
 # frame in all three languages ("ended by the stock ran out").
@@ -44,82 +38,6 @@ REASONS = {
     engine.RoundEnd.STOCK_OUT: gettext_lazy("The round ended because the stock ran out."),
     engine.RoundEnd.ENDED_EARLY: gettext_lazy("The game was ended early."),
 }
-
-
-def card_name(card, drawn=False):
-    """Words for a screen reader that start with what the card shows (WCAG 2.5.3):
-    "10 of hearts", "K of spades", "joker as 9 of hearts"."""
-    if card.joker:
-        if card.declared is None:
-            name = str(_("joker"))
-        else:
-            name = _("joker as %(card)s") % {"card": card_name(card.declared)}
-    else:
-        rank = engine.cards.rank_name(card.rank)
-        name = _("%(rank)s of %(suit)s") % {"rank": rank, "suit": SUIT_NAMES[card.suit]}
-    if drawn:
-        return _("%(card)s, just drawn") % {"card": name}
-    return name
-
-
-@dataclass(frozen=True, slots=True)
-class CardFace:
-    """What the ``card`` tag shows of one card: its notation, spoken name and face, its
-    place in the editor (``ref``: "h3" in the hand, "t1.0" on the table), and whether it
-    is selected or was just drawn."""
-
-    code: str
-    label: str
-    joker: bool
-    rank: str
-    suit: str
-    symbol: str
-    red: bool
-    ref: str | None = None
-    selected: bool = False
-    drawn: bool = False
-
-
-def card_info(code, ref=None, selected=False, drawn=False, language=None) -> CardFace:
-    """One card's ``CardFace``: its face and spoken name are the same for a card, a mark
-    and a language wherever it lies, so they are worked out once per process; ``ref``
-    and ``selected`` are the editor's. ``language``: the active one, when the caller has
-    it (``where``)."""
-    code = code if isinstance(code, str) else str(code)
-    face = _card_face(code, drawn, language or translation.get_language())
-    if ref is None and not selected:
-        return face
-    return CardFace(
-        face.code,
-        face.label,
-        face.joker,
-        face.rank,
-        face.suit,
-        face.symbol,
-        face.red,
-        ref,
-        selected,
-        drawn,
-    )
-
-
-@caches.memo(maxsize=2048)
-def _card_face(code, drawn, language) -> CardFace:
-    # About 110 codes (a joker may stand for any card) x 2 marks x 3 languages.
-    card = engine.Card.parse(code)
-    face = card.declared if card.joker else card
-    with translation.override(language):
-        label = card_name(card, drawn)
-    return CardFace(
-        code=str(card),
-        label=label,
-        joker=card.joker,
-        rank=engine.cards.rank_name(face.rank) if face else "★",
-        suit=face.suit if face else "",
-        symbol=SUIT_SYMBOLS[face.suit] if face else "",
-        red=face is not None and face.suit in ("D", "H"),
-        drawn=drawn,
-    )
 
 
 def sort_hand(codes, sort):

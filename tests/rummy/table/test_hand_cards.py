@@ -7,6 +7,7 @@ from django.utils import translation
 
 from rummy import engine
 from rummy.table import presenters
+from rummy.templatetags.cards import card_info
 
 HAND = ["KS", "2C", "*", "10H", "2C", "AD"]
 
@@ -18,7 +19,7 @@ def test_shared_hand_cards_are_those_built_afresh(language, sort):
     with translation.override(language):
         cards, points = presenters._hand_cards(tuple(HAND), sort, frozenset(drawn), language)
         afresh = [
-            presenters.card_info(code, f"h{i}", False, i in drawn, language)
+            card_info(code, f"h{i}", False, i in drawn, language)
             for code, i in presenters.sort_hand(HAND, sort)
         ]
     assert list(cards) == afresh

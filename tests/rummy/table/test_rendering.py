@@ -104,7 +104,7 @@ def test_a_cards_words_are_remembered_per_language_and_mark():
     language and "just drawn" mark: a second language, or the mark, gets its own."""
     from django.utils import translation
 
-    from rummy.table.presenters import card_info
+    from rummy.templatetags.cards import card_info
 
     with translation.override("en"):
         en = card_info("KS")
