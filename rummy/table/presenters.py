@@ -202,9 +202,10 @@ def game_page(game: Game, user, sort="suit", flash=None, *, rights, draft=None) 
     here = where()
     seats = list(game.seated())
     my_seat = next((s for s in seats if s.user_id == getattr(user, "pk", None)), None)
-    page = GamePage(game, game.version, sort, flash, user, my_seat, my_seat is not None, here)
     if game.state is None:
-        return _replace_open(page, _open_table(game, user, seats, my_seat, rights))
+        table = _open_table(game, user, seats, my_seat, rights)
+        is_player = my_seat is not None
+        return GamePage(game, game.version, sort, flash, user, my_seat, is_player, here, open=table)
     state = game.engine_state()
     seat_number = my_seat.number if my_seat is not None else None
     view = engine.seat_view(state, seat_number)
@@ -246,23 +247,8 @@ def game_page(game: Game, user, sort="suit", flash=None, *, rights, draft=None) 
         last_round_key=_last_round_key(view, names),
         final=view.game_over,
     )
-    return GamePage(
-        game, page.version, sort, flash, user, my_seat, page.is_player, here, play=in_play
-    )
-
-
-def _replace_open(page: GamePage, table: OpenTable) -> GamePage:
-    return GamePage(
-        page.game,
-        page.version,
-        page.sort,
-        page.flash,
-        page.viewer,
-        page.my_seat,
-        page.is_player,
-        page.where,
-        open=table,
-    )
+    is_player = my_seat is not None
+    return GamePage(game, game.version, sort, flash, user, my_seat, is_player, here, play=in_play)
 
 
 def _open_table(game, user, seats, my_seat, rights) -> OpenTable:
@@ -332,7 +318,7 @@ def _hand_and_table(view, draft, sort, language=None) -> Hand:
     else:
         language = language or translation.get_language()
         hand, points = _hand_cards(tuple(hand_codes), sort, frozenset(drawn_at), language)
-        melds = tuple(Meld(i, i + 1, tuple(m)) for i, m in enumerate(table_codes))
+        melds = tuple(_shared_meld(i, tuple(m)) for i, m in enumerate(table_codes))
     return Hand(
         editing=editing,
         has_selection=bool(selected),
@@ -341,6 +327,14 @@ def _hand_and_table(view, draft, sort, language=None) -> Hand:
         hand_points=points if view.seat is not None else None,
         melds=melds,
     )
+
+
+@caches.memo(maxsize=8192)
+def _shared_meld(index, codes):
+    # Outside the editor a meld is its place and cards: the same value for every viewer
+    # and version, made once (a table holds up to a few dozen melds, re-rendered after
+    # every move for every socket).
+    return Meld(index, index + 1, codes)
 
 
 def _points(codes):
