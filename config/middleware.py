@@ -83,7 +83,7 @@ class UserLocale:
     - A language cookie (the switcher on this browser) wins, as ``LocaleMiddleware``
       chose. Without one, the stored language replaces the browser's Accept-Language,
       and the cookie is set to it, so that the page's sockets, which read the cookie
-      (``rummy.table.consumers.scope_language``), speak it too.
+      (``rummy.table.guarded.scope_language``), speak it too.
     - A language picked with the switcher is stored for the player, so that their
       emails follow it: when it is picked (a response that sets the cookie: Django's
       ``set_language``), or on their next visit for one picked before it was stored.

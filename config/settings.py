@@ -233,7 +233,7 @@ RATE_LIMITS = {
 # cache after the longest of their windows (LOGIN_PAUSE_SECONDS, RATE_LIMITS).
 RETENTION_UNCONFIRMED_SIGNUP_DAYS = int(os.environ.get("RETENTION_UNCONFIRMED_SIGNUP_DAYS", 14))
 RETENTION_NOTICE_DAYS = int(os.environ.get("RETENTION_NOTICE_DAYS", 90))
-# Open WebSockets per user, over every worker (rummy.table.consumers).
+# Open WebSockets per user, over every worker (rummy.table.guarded).
 MAX_SOCKETS_PER_USER = int(os.environ.get("MAX_SOCKETS_PER_USER", 20))
 RATELIMIT_USE_CACHE = "default"
 

@@ -11,6 +11,7 @@ from rummy.history.personal import player_data
 from rummy.history.profile import figures as player_figures
 from rummy.history.profile import game_rows as player_game_rows
 from rummy.history.profile import player_seats
+from rummy.lobby.games import league_tables
 from rummy.models import Draft, Game, Notice, NotificationPrefs, PushSubscription, QuietHold, Seat
 from rummy.notifications.accounts import send_signup_attempt_email, send_verification_email
 from rummy.play import ActionRefused, member_left, reclock, void_game
@@ -24,6 +25,7 @@ __all__ = [
     "forget_player",
     "game_finished",
     "league_games",
+    "league_tables",
     "played_in_leagues",
     "player_data",
     "player_figures",

@@ -11,7 +11,7 @@ from leagues.forms import LeagueForm
 from leagues.models import League, Season
 from leagues.ratings.reads import leaderboard, with_ratings
 from leagues.standings import past_seasons, standings_for, tie_break_for
-from rummy.public import league_games
+from rummy.public import league_games, league_tables
 
 
 @login_required
@@ -52,6 +52,8 @@ def league_detail(request, slug):
         "tie_break": tie_break_for(season),
         "scheduled": season is not None and season.format == Season.Format.SCHEDULED,
         **league_games(league),
+        # The game app's part of the page, for members: its tables and their controls.
+        "league_tables": league_tables(league, request.user) if membership else None,
         "past_seasons": past_seasons(league),
         "closed_seasons": league.seasons.filter(status=Season.Status.CLOSED).count(),
         "members": league.memberships.select_related("user").order_by("role", "user__display_name"),

@@ -11,7 +11,7 @@ from collections import Counter
 
 from rummy.history.sheet import players_of
 from rummy.models import Game, GameReview
-from rummy.table.presenters import card_info
+from rummy.templatetags.cards import card_info
 
 
 def _new_melds(before, after):

@@ -9,6 +9,7 @@ nothing from the database: ``rummy.history.views`` passes the game (with its sea
 its ``Round`` rows and the dealer of every deal.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -76,7 +77,7 @@ def round_rows(rounds, players, dealers):
                 knocker=r.knocker == p.number,
                 went_out=went_out == p.number,
             )
-            seats.append({**row, "player": p, "total": totals[p.number]})
+            seats.append(dataclasses.replace(row, total=totals[p.number]))
         dealer = dealers.get(r.number)
         out.append(
             {

@@ -23,7 +23,8 @@ from rummy import engine
 from rummy.history.log import DEAL_KINDS, read_moves, steps
 from rummy.history.words import describe
 from rummy.models import Game
-from rummy.table.presenters import card_info, last_round_rows
+from rummy.table.presenters import last_round_rows
+from rummy.templatetags.cards import card_info
 
 
 class Mode(StrEnum):

@@ -17,8 +17,8 @@ from django.utils import translation
 from rummy.lobby.games import move_count, turn_games
 from rummy.play import broadcast
 from rummy.table.awaiting import Awaiting, badge_html
-from rummy.table.consumers import GuardedConsumer, in_language
 from rummy.table.fragments import fragment_from
+from rummy.table.guarded import GuardedConsumer, in_language
 
 
 def move_count_html(user):

@@ -1,7 +1,7 @@
 """Who is at a game's page right now, so that "your move" is not emailed to a player
 who is looking at the game (or just moved in it) and is emailed once they are away.
 
-The game page's socket (``rummy.table.consumers.GameConsumer``) marks its user present
+The game page's socket (``rummy.table.presence``, for ``GameConsumer``) marks its user present
 for its game on connect, refreshes the mark while it lives and takes it back on
 disconnect; the background pass reads the marks. The mark lives here, below the table,
 because the emails that read it may not import the table (CONTRIBUTING, the rooms).

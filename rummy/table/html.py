@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from rummy.clock.countdown import countdown
 from rummy.guide.links import rule_links
-from rummy.table.cards import card
+from rummy.templatetags.cards import card
 
 CURRENT = mark_safe(' aria-current="true"')
 NOTHING = mark_safe("")

@@ -13,7 +13,7 @@ again. The sockets of one server process share instead:
 - ``views``: the digests of each part of a view rendered here, by the view's stamp
   (``rummy.table.rendering.Frames``), so that a POST from a page that says which view it
   shows is answered with only what changed;
-- ``loading``: the reads of a game version in flight (``rummy.table.consumers``), so
+- ``loading``: the reads of a game version in flight (``rummy.table.loading``), so
   that sockets waiting for the same version read it once.
 
 Nothing here is shared between processes, and nothing holds a hand.

@@ -8,12 +8,16 @@ touched melds, the counts and the status, and another player's hand is never in 
 The table's melds are parts of their own inside the table's part: when the table's
 shape (how many melds, editing or not) is unchanged only the changed melds travel.
 
-The presenters read nothing from the database; what they need besides the game (what
+The presenters (``rummy.table.presenters``) say what the user sees as typed values
+(``GamePage``) and read nothing from the database; what they need besides the game (what
 the user may do in the league, and their draft when they are arranging) is read here,
-once per render. ``render_remembered`` is the fast path after a move: everything comes
-from this process's memory, so it runs on the event loop without a thread hop.
+once per render. A template's context is those values' fields by name
+(``template_context``): ``{{ hint }}`` is ``GamePage.play.hint``. ``render_remembered``
+is the fast path after a move: everything comes from this process's memory, so it runs
+on the event loop without a thread hop.
 """
 
+import dataclasses
 import hashlib
 import time
 from collections.abc import Callable
@@ -28,9 +32,9 @@ from django.utils.html import format_html
 from config import caches
 from rummy import play
 from rummy.play import drafts
-from rummy.table import access, html, memory
+from rummy.table import access, html, memory, presenters
 from rummy.table.fragments import fragment, fragment_from, made
-from rummy.table.presenters import last_round_context, meld_context, table_context
+from rummy.table.presenters import GamePage, InPlay, game_page, last_round, meld
 
 FRAMES_TEMPLATE = "rummy/_game_frames.html"
 OOB = ' hx-swap-oob="true"'
@@ -157,6 +161,11 @@ def _digests(kind, parts):
     return out
 
 
+def flash_html(message):
+    """The message area alone, with ``message`` (a socket's refusal, its goodbye)."""
+    return render_to_string("rummy/_flash.html", {"flash": message})
+
+
 def _render(template, ctx):
     return render_to_string(template, ctx)
 
@@ -169,31 +178,47 @@ def _version_html(version):
     )
 
 
-def _status_html(ctx):
+def template_context(page: GamePage) -> dict:
+    """The templates' context for ``page``: the fields of the page and of its part (open
+    or in play, the hand's too), each by its name."""
+    ctx = {name: getattr(page, name) for name in PAGE_FIELDS}
+    part = page.open if page.open is not None else page.play
+    if part is not None:
+        ctx.update((name, getattr(part, name)) for name in _fields(type(part)))
+    if page.play is not None:
+        ctx.update((name, getattr(page.play.hand, name)) for name in HAND_FIELDS)
+    return ctx
+
+
+def _fields(kind):
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name != "hand")
+
+
+PAGE_FIELDS = tuple(n for n in _fields(GamePage) if n not in ("open", "play"))
+HAND_FIELDS = _fields(presenters.Hand) + ("hand",)
+
+
+def _status_html(play: InPlay, here):
     """Everyone sees the same status at one version (the clock's time left to the
     minute), but for the player to move's words: made once per what it shows."""
-    status = ctx["status"]
+    status = play.status
     minute = int(time.time() // 60) if status.deadline else None
-    return made("status", (status, minute), lambda: html.status_line(status), ctx.get("where"))
+    return made("status", (status, minute), lambda: html.status_line(status), here)
 
 
-def _hand_html(ctx):
+def _hand_html(page: GamePage, play: InPlay):
     """Outside the editor another player's move does not change a hand: made once per
     hand, order and mark, not once per move and socket."""
-    if ctx["editing"]:
-        return _hand_section(ctx)
-    key = (
-        ctx["game_pk"],
-        tuple((c["code"], c["drawn"]) for c in ctx["hand"]),
-        ctx["sort"],
-        ctx["hand_points"],
-    )
-    return made("hand", key, lambda: _hand_section(ctx), ctx.get("where"))
+    hand = play.hand
+    if hand.editing:
+        return _hand_section(page, hand)
+    key = (page.game.pk, tuple((c.code, c.drawn) for c in hand.hand), page.sort, hand.hand_points)
+    return made("hand", key, lambda: _hand_section(page, hand), page.where)
 
 
-def _hand_section(ctx):
+def _hand_section(page, hand):
     return html.hand_section(
-        ctx["hand"], ctx["hand_points"], ctx["sort"], ctx["editing"], _table_url(ctx["game_pk"])
+        hand.hand, hand.hand_points, page.sort, hand.editing, _table_url(page.game.pk)
     )
 
 
@@ -204,22 +229,21 @@ def _table_url(game_pk):
     return reverse("rummy:table", args=[game_pk])
 
 
-def _players_html(ctx, may_end):
+def _players_html(page: GamePage, play: InPlay):
     """The players panel. Keyed by what its rows show, not the version (the same rows,
     the same HTML), and made once for every viewer: only the viewer's own "(you)" and,
     when a bot plays their seat, "I'm back" differ, and go in at their places
     (``html.Panel``), so that after a move each process builds the panel once, not once
     per socket."""
-    players = ctx["players"]
-    absent = tuple(sorted(ctx["clock"]["absent"]))
-    here = ctx.get("where")
+    players, absent, may_end, final = play.players, play.absent, play.may_end_early, play.final
+    here = page.where
 
     def build():
         icon = fragment_from("rummy/_bot_icon.html", dict, (), here)
-        return html.players_panel(players, absent, may_end, ctx["final"], icon)
+        return html.players_panel(players, absent, may_end, final, icon)
 
-    panel = made("players", (ctx["game_pk"], players, absent, may_end, ctx["final"]), build, here)
-    seat = ctx["my_seat"].number if ctx["my_seat"] is not None else None
+    panel = made("players", (page.game.pk, players, absent, may_end, final), build, here)
+    seat = page.my_seat.number if page.my_seat is not None else None
     me = next((p for p in players if p.number == seat), None)
     you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else ""
     back = fragment_from("rummy/_back_in_person.html", dict, (), here) if me and me.stand_in else ""
@@ -236,38 +260,52 @@ def _placeholder(part_id):
     return format_html('<section id="{}" hidden hx-swap-oob="true"></section>', part_id)
 
 
-def _meld_html(meld, editing, here):
+def _meld_html(m, editing, here):
     """One meld's part. Outside the editor a meld looks the same to everyone at any
     version: made once per place and cards."""
     if editing:
-        return _render("rummy/_meld.html", {"m": meld, "editing": True})
-    return fragment_from("rummy/_meld.html", meld_context, (meld["index"], meld["codes"]), here)
+        return _render("rummy/_meld.html", {"m": m, "editing": True})
+    return fragment_from("rummy/_meld.html", _shared_meld_context, (m.index, m.codes), here)
+
+
+def _shared_meld_context(index, codes):
+    """What ``rummy/_meld.html`` shows of a meld outside the editor: the same to everyone
+    at any version, for its place and cards."""
+    return {"m": meld(index, codes), "editing": False}
 
 
 def _not_final():
     return {"final": False}
 
 
-def _last_round_html(ctx):
+def _last_round_html(play: InPlay, here):
     """A finished round never changes: its (large) revealed hands render once."""
-    key = ctx["last_round_key"]
+    key = play.last_round_key
     if key is None:
         return ""
-    return fragment_from("rummy/_last_round.html", last_round_context, key, ctx.get("where"))
+    return fragment_from("rummy/_last_round.html", _last_round_context, key, here)
 
 
-def build_frames(ctx) -> Frames:
-    """Render every part of the view for ``ctx`` (presenters.table_context), then the
-    form that holds them."""
-    version = ctx["version"]
-    here = ctx.get("where")
+def _last_round_context(names, last):
+    return {"last_round": last_round(names, last)}
+
+
+def build_frames(page: GamePage, csrf_token=None) -> Frames:
+    """Render every part of ``page`` (``presenters.game_page``), then the form that holds
+    them (with ``csrf_token`` for a page served over HTTP)."""
+    version = page.version
+    here = page.where
+    ctx = template_context(page)
+    if csrf_token is not None:
+        ctx["csrf_token"] = csrf_token
     # The empty message area is the same for everyone: rendered once, from its template.
     flash = (
         _render("rummy/_flash.html", ctx)
-        if ctx["flash"]
+        if page.flash
         else fragment_from("rummy/_flash.html", lambda: {"flash": None}, (), here)
     )
-    if ctx.get("view") is None:
+    play = page.play
+    if play is None:
         kind = "open"
         parts: tuple[Part, ...] = (
             Part("view-version", _version_html(version)),
@@ -277,9 +315,9 @@ def build_frames(ctx) -> Frames:
         named = {"version": parts[0].html, "seating": parts[1].html, "flash": flash}
     else:
         kind = "game"
-        editing = ctx["editing"]
+        editing = play.hand.editing
         melds = tuple(
-            Part(f"meld-{m['index']}", _meld_html(m, editing, here)) for m in ctx["melds"]
+            Part(f"meld-{m.index}", _meld_html(m, editing, here)) for m in play.hand.melds
         )
         melds_html = html.join(m.html for m in melds)
         if editing:
@@ -290,29 +328,28 @@ def build_frames(ctx) -> Frames:
         # an empty table, the language); melds come and go inside it on their own.
         shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
         insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
-        show_hand = ctx["is_player"] and not ctx["final"]
+        show_hand = page.is_player and not play.final
         # Most parts look the same to many viewers at one version: each is rendered once
         # per what it shows (rummy.table.fragments), not once per socket.
-        may_end = ctx["clock"]["may_end_early"]
         if editing:
             controls = _render("rummy/_controls.html", ctx)
         else:
             controls = fragment("rummy/_controls.html", ctx, here)
         named = {
             "version": _version_html(version),
-            "status": _status_html(ctx),
+            "status": _status_html(play, here),
             # Until the game is over, the same empty placeholder for everyone.
             "final": fragment("rummy/_final.html", ctx, here)
-            if ctx["final"]
+            if play.final
             else fragment_from("rummy/_final.html", _not_final, (), here),
             "melds": table_html,
             "flash": flash,
             "hint": fragment("rummy/_hint.html", ctx, here),
-            "hand": _hand_html(ctx) if show_hand else "",
+            "hand": _hand_html(page, play) if show_hand else "",
             "controls": controls,
-            "players": _players_html(ctx, may_end),
+            "players": _players_html(page, play),
             # In the page even before the first round ends, for a frame to swap it in.
-            "last_round": _last_round_html(ctx) or _placeholder("last-round"),
+            "last_round": _last_round_html(play, here) or _placeholder("last-round"),
         }
         ids = {
             "version": "view-version",
@@ -339,7 +376,7 @@ def build_frames(ctx) -> Frames:
             },
         )
 
-    game = ctx["game"]
+    game = page.game
     awaits = game.to_move_id if game.is_active else None
     frames = Frames(form, version, parts, kind, _digests(kind, parts), awaits)
     # What a page holding this view shows, by its stamp: a POST that sends the stamp
@@ -348,8 +385,8 @@ def build_frames(ctx) -> Frames:
     return frames
 
 
-def page_context(game, user, sort, flash=None, read_draft=True, rights_age=None):
-    """The table templates' context for ``user`` (reads rights and draft: 1-2 queries).
+def page_of(game, user, sort, flash=None, read_draft=True, rights_age=None) -> GamePage:
+    """What the game page shows ``user`` (reads rights and draft: 1-2 queries).
     ``read_draft=False``: the caller knows no draft belongs to this version.
     ``rights_age``: as ``access.rights``' ``max_age``."""
     seat = play.seat_of(game, user)
@@ -359,11 +396,11 @@ def page_context(game, user, sort, flash=None, read_draft=True, rights_age=None)
         # Only the player to move can be arranging.
         draft = drafts.current_draft(game, seat.number)
     rights = access.rights(user, game, rights_age)
-    return table_context(game, user, sort, flash, rights=rights, draft=draft)
+    return game_page(game, user, sort, flash, rights=rights, draft=draft)
 
 
 def render_frames(game, user, sort, flash=None, rights_age=None) -> Frames:
-    return build_frames(page_context(game, user, sort, flash, rights_age=rights_age))
+    return build_frames(page_of(game, user, sort, flash, rights_age=rights_age))
 
 
 def render_remembered(user, game_id, sort, version, draft_free=False):
@@ -381,4 +418,4 @@ def render_remembered(user, game_id, sort, version, draft_free=False):
     rights = access.remembered_rights(user, game, access.SOCKET_RIGHTS_SECONDS)
     if rights is None or not rights.may_view:
         return None
-    return build_frames(table_context(game, user, sort, rights=rights))
+    return build_frames(game_page(game, user, sort, rights=rights))

@@ -38,20 +38,24 @@ def _sort(request):
 
 
 def _render_table(request, game, flash=None, status=200, no_draft=False):
-    context = rendering.page_context(
+    page = rendering.page_of(
         game, request.user, _sort(request), flash=flash, read_draft=not no_draft
     )
     # The form works without JavaScript too: a plain POST needs its token.
-    context["csrf_token"] = get_token(request)
-    frames = rendering.build_frames(context)
+    csrf_token = get_token(request)
+    frames = rendering.build_frames(page, csrf_token)
     if request.htmx:
         # This page's socket is down, but its form says which view it shows (its stamp):
         # when this process rendered that view, only what changed since travels, as over
         # the socket; otherwise the whole view.
         stamp = request.POST.get("stamp", "")[:32] if request.method == "POST" else ""
         return HttpResponse(frames.answer(memory.views.get(stamp)), status=status)
+    context = rendering.template_context(page)
     context.update(
-        frames_html=frames.html, stamp=frames.stamp, chat_html=chat.drawer(request, game)
+        csrf_token=csrf_token,
+        frames_html=frames.html,
+        stamp=frames.stamp,
+        chat_html=chat.drawer(request, game),
     )
     return render(request, "rummy/table.html", context, status=status)
 

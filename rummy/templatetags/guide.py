@@ -10,8 +10,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 
 from rummy.guide import links
-from rummy.table.cards import card
-from rummy.table.presenters import card_info
+from rummy.templatetags.cards import card, card_info
 
 register = template.Library()
 

@@ -10,7 +10,7 @@ from django.utils import translation
 
 from config import caches
 from rummy.table import memory, rendering
-from rummy.table.presenters import card_info
+from rummy.templatetags.cards import card_info
 from tests.factories import make_user, started_game
 
 ROOTS = ("rummy", "leagues", "config")
@@ -61,8 +61,8 @@ def test_clear_all_empties_every_cache(client):
         "fragments",
         "views",
         "loading",
-        "rummy.table.presenters._card_face",
-        "rummy.table.cards._card_html",
+        "rummy.templatetags.cards._card_face",
+        "rummy.templatetags.cards._card_html",
         "rummy.clock.countdown._countdown",
         "rummy.table.fragments.reads",
         "config.db.reads",
@@ -75,8 +75,8 @@ def test_clear_all_empties_every_cache(client):
 @pytest.mark.django_db
 def test_a_card_named_in_another_language_than_the_active_one():
     with translation.override("lv"):
-        latvian = card_info("KS")["label"]
+        latvian = card_info("KS").label
     memory.clear_all()
     with translation.override("en"):
-        assert card_info("KS", language="lv")["label"] == latvian
-        assert card_info("KS")["label"] == "K of spades" != latvian
+        assert card_info("KS", language="lv").label == latvian
+        assert card_info("KS").label == "K of spades" != latvian

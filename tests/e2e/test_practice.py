@@ -3,7 +3,7 @@ phone's size (360x740) and plays at once; the bot's moves, played by the backgro
 worker (``manage.py run_worker``, its look every half second) after its pause, appear
 live on the page (on this one-process set-up, with the in-memory channel layer, the
 worker's broadcast cannot reach the server's sockets: they follow a game with bots by
-its version, ``rummy.table.consumers.GameConsumer._follow_bots``), and the bot is shown
+its version, ``rummy.table.bot_follow``), and the bot is shown
 as a bot."""
 
 import os

@@ -22,7 +22,7 @@ from rummy.background import notify_pass
 from rummy.clock import bots as bot_turns
 from rummy.engine import bots
 from rummy.models import Game, Move, Notice, NotificationPrefs, PushNotice, PushSubscription, Seat
-from rummy.table.consumers import render_view
+from rummy.table.live import render_view
 from tests.cast import PASSWORD
 
 # What named Carol before: none of it may appear in anything made afterwards.

@@ -161,7 +161,7 @@ def test_the_home_page_plays_passed_deadlines_of_its_games(client):
 
 
 def test_a_socket_connecting_after_the_deadline_plays_it_first():
-    from rummy.table.consumers import render_view
+    from rummy.table.live import render_view
 
     game = _game()
     player = game.seats.get(number=1).user

@@ -19,7 +19,7 @@ from rummy.models import Game, Move
 from rummy.play import replay
 from rummy.table import memory, rendering
 from rummy.table.access import rights
-from rummy.table.presenters import table_context
+from rummy.table.presenters import game_page
 from tests.factories import make_league, make_season, make_user, started_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,7 +46,7 @@ def fresh(game):
 def frames(game, user):
     memory.clear_all()
     game = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
-    return rendering.build_frames(table_context(game, user, "suit", rights=rights(user, game)))
+    return rendering.build_frames(game_page(game, user, "suit", rights=rights(user, game)))
 
 
 def test_a_vacation_begun_now_moves_the_movers_deadline_by_its_span(game):

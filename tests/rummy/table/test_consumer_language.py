@@ -1,6 +1,6 @@
 """Sockets bypass LocaleMiddleware: the consumer picks the page's language itself."""
 
-from rummy.table.consumers import scope_language
+from rummy.table.guarded import scope_language
 
 
 def test_language_cookie_wins():

@@ -214,7 +214,7 @@ async def test_me_socket_sends_the_move_count_on_connect_and_on_change(setup):
 def test_sockets_of_one_process_share_the_game_they_load(django_assert_num_queries, setup):
     """After a move, the second socket of the same game renders without reloading the
     game (the first one loaded it at that version); a newer version is loaded again."""
-    from rummy.table.consumers import render_view
+    from rummy.table.live import render_view
 
     game, cast = setup
     render_view(cast["alice"], game.pk, "suit", version=game.version)
@@ -257,7 +257,7 @@ def test_the_event_loop_fast_path_renders_the_same_view_or_declines(setup):
     """After a move, sockets whose game and access check are already in memory render
     on the event loop; the result is the same view, and whatever would need the
     database (the player to move, an unknown viewer) is left to the thread path."""
-    from rummy.table.consumers import render_view
+    from rummy.table.live import render_view
     from rummy.table.rendering import render_remembered
 
     game, cast = setup
@@ -462,7 +462,7 @@ def test_the_player_to_move_renders_on_the_event_loop_after_a_turn(setup):
     player to move then renders from memory too, the same view as the thread path; not
     without that word, nor from a game newer than the version it was said of."""
     from rummy import play
-    from rummy.table.consumers import render_view
+    from rummy.table.live import render_view
     from rummy.table.rendering import render_remembered
 
     game, _cast = setup
@@ -497,7 +497,7 @@ async def test_a_draw_reaches_the_player_to_move_without_the_thread_path(setup, 
     """After a draw the drawing player's socket renders its new view (hand and all) on
     the event loop: no thread hop, no draft read."""
     from rummy import play
-    from rummy.table import consumers
+    from rummy.table import live
 
     game, cast = await database_sync_to_async(lambda: setup)()
     alice, ok = await connect(f"/ws/games/{game.pk}/", cast["alice"])
@@ -505,9 +505,9 @@ async def test_a_draw_reaches_the_player_to_move_without_the_thread_path(setup, 
         assert ok
         await alice.receive_from()
         threaded = []
-        real = consumers.render_view
+        real = live.render_view
         monkeypatch.setattr(
-            consumers, "render_view", lambda *a, **k: threaded.append(a) or real(*a, **k)
+            live, "render_view", lambda *a, **k: threaded.append(a) or real(*a, **k)
         )
         await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
         frame = await alice.receive_from()
@@ -587,12 +587,12 @@ async def test_rights_aged_out_are_read_again_and_the_frame_renders_on_the_event
     import time
 
     from rummy import play
-    from rummy.table import access, consumers, memory
+    from rummy.table import access, live, memory
 
     game, cast = await database_sync_to_async(lambda: setup)()
     bob, ok = await connect(f"/ws/games/{game.pk}/", cast["bob"])
     slow = []
-    real = consumers.render_view
+    real = live.render_view
 
     def counting(*args, **kwargs):
         slow.append(args)
@@ -605,7 +605,7 @@ async def test_rights_aged_out_are_read_again_and_the_frame_renders_on_the_event
         allowed, _checked = memory.view_checks.get(key)
         aged = time.monotonic() - access.SOCKET_RIGHTS_SECONDS - 1
         memory.view_checks.put(key, (allowed, aged))
-        monkeypatch.setattr(consumers, "render_view", counting)
+        monkeypatch.setattr(live, "render_view", counting)
         await database_sync_to_async(play.draw)(game.pk, cast["alice"], game.version)
         assert f'data-version="{game.version + 1}"' in await bob.receive_from()
         assert slow == []

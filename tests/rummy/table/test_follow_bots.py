@@ -1,6 +1,6 @@
 """On the default set-up (in-memory channel layer) the worker's broadcast of a bot's move
 cannot reach another process's sockets: a socket of a game with bots follows the game's
-version instead (rummy.table.consumers.GameConsumer._follow_bots). On the stack lane the
+version instead (rummy.table.bot_follow). On the stack lane the
 same test proves the other half: there the broadcast travels through Redis."""
 
 import pytest
@@ -10,7 +10,7 @@ from rummy import play
 from rummy.clock import bots as bot_worker
 from rummy.models import Game
 from rummy.play import broadcast
-from rummy.table import consumers
+from rummy.table import bot_follow
 from tests.factories import make_user
 from tests.rummy.table.test_consumers import connect
 
@@ -26,13 +26,13 @@ def _practice_with_the_bot_to_move():
 
 
 async def test_a_bot_move_from_another_process_reaches_the_page(monkeypatch):
-    monkeypatch.setattr(consumers, "BOT_FOLLOW_SECONDS", 0.05)
+    monkeypatch.setattr(bot_follow, "BOT_FOLLOW_SECONDS", 0.05)
     person, game = await database_sync_to_async(_practice_with_the_bot_to_move)()
     page, ok = await connect(f"/ws/games/{game.pk}/", person)
     try:
         assert ok
         await page.receive_from()  # the view on connect
-        if consumers.layer_is_local():
+        if bot_follow.layer_is_local():
             # As if from the worker's own process: its broadcast reaches nobody here.
             monkeypatch.setattr(broadcast, "game_updated", lambda *args, **kwargs: None)
         # On the stack (Redis) the worker's broadcast reaches every process's sockets.

@@ -7,6 +7,7 @@ from django.utils import translation
 
 from rummy import engine
 from rummy.table import presenters
+from rummy.templatetags.cards import card_info
 
 HAND = ["KS", "2C", "*", "10H", "2C", "AD"]
 
@@ -18,7 +19,7 @@ def test_shared_hand_cards_are_those_built_afresh(language, sort):
     with translation.override(language):
         cards, points = presenters._hand_cards(tuple(HAND), sort, frozenset(drawn), language)
         afresh = [
-            presenters.card_info(code, f"h{i}", False, i in drawn, language)
+            card_info(code, f"h{i}", False, i in drawn, language)
             for code, i in presenters.sort_hand(HAND, sort)
         ]
     assert list(cards) == afresh
@@ -29,7 +30,7 @@ def test_shared_hand_cards_are_those_built_afresh(language, sort):
 
 def test_each_language_has_its_own_names():
     with translation.override("en"):
-        en = presenters._hand_cards(("KS",), "suit", frozenset(), "en")[0][0]["label"]
+        en = presenters._hand_cards(("KS",), "suit", frozenset(), "en")[0][0].label
     with translation.override("lv"):
-        lv = presenters._hand_cards(("KS",), "suit", frozenset(), "lv")[0][0]["label"]
+        lv = presenters._hand_cards(("KS",), "suit", frozenset(), "lv")[0][0].label
     assert en == "K of spades" and lv != en

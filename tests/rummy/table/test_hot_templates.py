@@ -11,7 +11,7 @@ from rummy import play
 from rummy.play import drafts
 from rummy.table import memory, rendering
 from rummy.table.access import rights
-from rummy.table.presenters import table_context
+from rummy.table.presenters import game_page
 from tests.factories import game_at, make_league, make_user
 from tests.positions import editor_position, table_position
 
@@ -23,7 +23,7 @@ HOT = ["_move_count", "_meld"]  # the status line, players panel and hand are Py
 def _view(game, user, draft=None):
     memory.clear_all()
     frames = rendering.build_frames(
-        table_context(game, user, "suit", rights=rights(user, game), draft=draft)
+        game_page(game, user, "suit", rights=rights(user, game), draft=draft)
     )
     return frames.html
 

@@ -9,7 +9,7 @@ from rummy import play
 from rummy.models import Game
 from rummy.table import memory, rendering
 from rummy.table.access import rights
-from rummy.table.presenters import table_context
+from rummy.table.presenters import game_page
 from tests.factories import game_at, make_league, make_user
 from tests.positions import editor_position, table_position
 
@@ -28,7 +28,7 @@ def players():
 def frames_for(game, user, draft=None):
     memory.clear_all()
     return rendering.build_frames(
-        table_context(game, user, "suit", rights=rights(user, game), draft=draft)
+        game_page(game, user, "suit", rights=rights(user, game), draft=draft)
     )
 
 
@@ -104,7 +104,7 @@ def test_a_cards_words_are_remembered_per_language_and_mark():
     language and "just drawn" mark: a second language, or the mark, gets its own."""
     from django.utils import translation
 
-    from rummy.table.presenters import card_info
+    from rummy.templatetags.cards import card_info
 
     with translation.override("en"):
         en = card_info("KS")
@@ -113,14 +113,15 @@ def test_a_cards_words_are_remembered_per_language_and_mark():
         lv = card_info("KS")
     with translation.override("en"):
         again = card_info("KS", "h0")
-    assert en["label"] == again["label"] == "K of spades"
-    assert lv["label"] != en["label"] and "K" in lv["label"]
-    assert drawn["label"] == "K of spades, just drawn"
-    assert (drawn["ref"], drawn["selected"], drawn["drawn"]) == ("h3", True, True)
-    assert (again["ref"], again["selected"], again["drawn"]) == ("h0", False, False)
-    again["label"] = "changed"  # each call's dict is its own
+    assert en.label == again.label == "K of spades"
+    assert lv.label != en.label and "K" in lv.label
+    assert drawn.label == "K of spades, just drawn"
+    assert (drawn.ref, drawn.selected, drawn.drawn) == ("h3", True, True)
+    assert (again.ref, again.selected, again.drawn) == ("h0", False, False)
+    with pytest.raises(AttributeError):  # a face is shared: nobody may change it
+        again.label = "changed"  # type: ignore[misc]
     with translation.override("en"):
-        assert card_info("KS")["label"] == "K of spades"
+        assert card_info("KS").label == "K of spades"
 
 
 def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(players, monkeypatch):
@@ -149,8 +150,8 @@ def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(playe
     monkeypatch.setattr(parts, "players_panel", counting)
     seen = {}
     for user in (ann, ben, cal, watcher):
-        ctx = table_context(game, user, "suit", rights=rights(user, game))
-        seen[user.username] = rendering._players_html(ctx, False)
+        page = game_page(game, user, "suit", rights=rights(user, game))
+        seen[user.username] = rendering._players_html(page, page.play)
     assert len(renders) == 1
     you = ' <span class="muted">(you)</span>'
     for name, html in seen.items():

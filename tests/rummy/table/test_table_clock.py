@@ -8,7 +8,7 @@ from django.urls import reverse
 from leagues.models import Membership
 from rummy import engine
 from rummy.models import Game, Seat
-from rummy.table.consumers import render_view
+from rummy.table.live import render_view
 from tests.cast import make_person
 from tests.factories import started_game
 
