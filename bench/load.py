@@ -14,7 +14,7 @@ holds, and as the table page itself once did), then for ``--duration``
 seconds the player whose view shows a Draw or Pass button POSTs it at once, as the
 table page's HTMX fallback does. It prints actions per second, the move-to-update
 latency (from the POST being sent to each OTHER player's socket frame showing the new
-version) at p50/p95/p99, and the throughput of the trivial ``/healthz`` view on the same
+version) at p50/p95/p99, and the throughput of the trivial ``/healthz/live`` view on the same
 servers as the baseline, before the load and after it (``--gc``: also the servers'
 garbage collections during the load). Loopback only; bounded in clients and time;
 stops by itself.
@@ -421,7 +421,7 @@ async def settle(servers, quiet=0.02, step=0.5, limit=15.0):
 
 
 async def baseline(http, servers, seconds, concurrency):
-    """Requests per second of the trivial /healthz view on the same servers, and the
+    """Requests per second of the trivial /healthz/live view on the same servers, and the
     server CPU seconds per request (which, unlike the rate, does not depend on how
     fast this one-process client can send)."""
     done = 0
@@ -431,7 +431,7 @@ async def baseline(http, servers, seconds, concurrency):
     async def loop(server):
         nonlocal done
         while time.monotonic() < end:
-            reply = await http.get(f"http://{HOST}:{server.port}/healthz")
+            reply = await http.get(f"http://{HOST}:{server.port}/healthz/live")
             if reply.status_code == 200:
                 done += 1
 

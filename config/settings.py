@@ -319,7 +319,7 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/queue$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/live$", r"^healthz/queue$"]
 
 # Content Security Policy: no inline scripts anywhere; htmx is served from our static.
 CONTENT_SECURITY_POLICY = {

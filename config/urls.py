@@ -5,6 +5,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.cache import patch_cache_control
 
+from config import health
 from leagues.views.accounts import profile
 from rummy.background import queue
 from rummy.guide.views import how_to_play
@@ -13,7 +14,15 @@ from rummy.pwa import views as pwa
 
 
 def healthz(request):
-    """Liveness probe for the proxy: no database, no session."""
+    """Whether the site works (``config.health``): the database, Redis and the
+    background queue's lag, as JSON; 503 when any part is down, so that a monitor can
+    alert on the status alone."""
+    report = health.report()
+    return JsonResponse(report, status=200 if report["ok"] else 503)
+
+
+def healthz_live(request):
+    """Liveness probe: whether the process answers at all. No database, no session."""
     return HttpResponse("ok", content_type="text/plain")
 
 
@@ -37,6 +46,7 @@ def favicon(request):
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("healthz/live", healthz_live, name="healthz_live"),
     path("healthz/queue", healthz_queue, name="healthz_queue"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),

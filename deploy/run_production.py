@@ -258,7 +258,7 @@ def start(scratch):
             state["pids"][name] = spawn(args, env, scratch, name)
             state_file.write_text(json.dumps(state, indent=2))
         for port in web_ports:
-            wait_ok(f"http://{HOST}:{port}/healthz", state["pids"])
+            wait_ok(f"http://{HOST}:{port}/healthz/live", state["pids"])
         wait_ok(f"{state['url']}/healthz", state["pids"])
     except BaseException:
         stop(scratch)
