@@ -76,6 +76,6 @@ def background_queue() -> dict:
 
 def report() -> dict:
     """Every part's check, and ``ok``: whether all of them pass."""
-    parts = {"database": database(), "redis": redis(), "queue": background_queue()}
-    parts = {name: part for name, part in parts.items() if part is not None}
+    checked = {"database": database(), "redis": redis(), "queue": background_queue()}
+    parts = {name: part for name, part in checked.items() if part is not None}
     return {"ok": all(part["ok"] for part in parts.values()), **parts}
