@@ -361,6 +361,15 @@ BOT_DELAY = tuple(float(x) for x in os.environ.get("BOT_DELAY", "2,6").split(","
 # or has its page open: they are playing live (rummy.notifications.emails).
 AWAY_AFTER = 300
 
+# --- Error reports (config.sentry) ---------------------------------------------------
+# Sentry's DSN: unset, nothing is reported. Every event is scrubbed before it leaves:
+# nothing of a hand, the stock order, a password, an email address or a cookie.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config import sentry
+
+    sentry.init(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
