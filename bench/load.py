@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -466,7 +467,7 @@ async def run_load(games, servers, args, worker=None):
             player.start(time.monotonic())
         if args.rolling_restart:
             await asyncio.sleep(args.duration / 5)  # the load first, then the restarts
-            await rolling_restart(servers, worker, stats)
+            await rolling_restart(servers, worker, stats, signal.Signals[args.restart_signal])
             # Players go on for a while on the restarted servers, whatever is left.
             deadline = max(deadline, time.monotonic() + 5)
             for player in players:
@@ -492,35 +493,36 @@ async def run_load(games, servers, args, worker=None):
     return stats, elapsed, connect_seconds, (before, after)
 
 
-async def rolling_restart(servers, worker, stats):
-    """An upgrade: each web worker in turn stopped with SIGTERM (as systemd stops a
-    unit), started again on its port and waited for until it answers, then the next;
-    then the background worker the same way. Records, per process, the seconds it took
-    to exit and the seconds until it was back."""
+async def rolling_restart(servers, worker, stats, sig=signal.SIGTERM):
+    """An upgrade: each web worker in turn stopped with ``sig`` (SIGTERM: as systemd
+    stops a unit; SIGKILL: a crash), started again on its port and waited for until it
+    answers, then the next; then the background worker the same way. Records, per
+    process, the seconds it took to exit, whether it exited by itself (not killed after
+    30 s) and the seconds until it was back."""
     loop = asyncio.get_running_loop()
-    for name, process in [
-        *((f"web-{n + 1}", s) for n, s in enumerate(servers)),
-        ("worker", worker),
-    ]:
+    named = [*((f"web-{n + 1}", s) for n, s in enumerate(servers)), ("worker", worker)]
+    for name, process in named:
         if process is None:
             continue
-        exited, back = await loop.run_in_executor(None, restart_process, process)
-        stats.restarts.append((name, exited, back))
+        exited, by_itself, back = await loop.run_in_executor(None, restart_process, process, sig)
+        stats.restarts.append((name, exited, by_itself, back))
 
 
-def restart_process(process):
-    """SIGTERM, wait for the exit (SIGKILL after 30 s), start again, wait until ready."""
+def restart_process(process, sig):
+    """Signal, wait for the exit (SIGKILL after 30 s), start again, wait until ready."""
     t0 = time.monotonic()
-    process.process.terminate()
+    process.process.send_signal(sig)
+    by_itself = True
     try:
         process.process.wait(30)
     except subprocess.TimeoutExpired:
+        by_itself = False
         process.process.kill()
         process.process.wait(10)
     exited = time.monotonic() - t0
     process.stop()  # closes its log; the new process appends to it
     process.start(timeout=120)
-    return exited, time.monotonic() - t0
+    return exited, by_itself, time.monotonic() - t0
 
 
 @dataclass
@@ -740,8 +742,8 @@ def report_restart(args, games, stats, env, expected_restarts):
         "replayed": replayed,
     }
     restarts = ", ".join(
-        f"{name} exited in {exited:.1f} s, back in {back:.1f} s"
-        for name, exited, back in stats.restarts
+        f"{name} exited in {exited:.1f} s{'' if by_itself else ' (KILLED)'}, back in {back:.1f} s"
+        for name, exited, by_itself, back in stats.restarts
     )
     print(
         f"rolling restart: {restarts}\n"
@@ -808,7 +810,9 @@ def main(argv=None):
     parser.add_argument(
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     )
-    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the scratch database and folder (logs)"
+    )
     parser.add_argument(
         "--gc",
         action="store_true",
@@ -822,6 +826,13 @@ def main(argv=None):
         "worker (started for this), stopped with SIGTERM and started again; players "
         "retry a failed action (same version) and reopen a dropped socket on the other "
         "worker; reports failed actions, reconnects and duplicates against the move log",
+    )
+    parser.add_argument(
+        "--restart-signal",
+        choices=["SIGTERM", "SIGKILL"],
+        default="SIGTERM",
+        help="how --rolling-restart stops each process: SIGTERM (an upgrade; daphne "
+        "drains, config/shutdown.py) or SIGKILL (a crash)",
     )
     parser.add_argument("--summary", help="also write the rolling restart's figures as JSON here")
     args = parser.parse_args(argv)
@@ -875,7 +886,10 @@ def main(argv=None):
             worker.stop()
         if not args.keep:
             drop_database(args)
-        shutil.rmtree(workdir, ignore_errors=True)
+        if args.keep:
+            print(f"kept: the database {args.pg_db} and {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

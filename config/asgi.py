@@ -20,6 +20,11 @@ from config.handler import OneTripASGIHandler
 # Twisted would parse every POST body as well; only Django's parse is used.
 leave_bodies_to_the_application()
 
+from config import shutdown
+
+# SIGTERM drains: the requests in progress answer, the sockets close as "restarting".
+shutdown.install()
+
 # Django's handler, the middleware and view entered in one trip to the sync thread.
 django_asgi_app = OneTripASGIHandler()
 
