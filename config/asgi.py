@@ -32,10 +32,13 @@ from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 
 from config.asgi_guards import PrivateResponses, RejectNul
+from config.metrics import CountSockets
 from config.origins import SiteOriginValidator
 from rummy.routing import websocket_urlpatterns
 
-websocket_app = SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+websocket_app = CountSockets(
+    SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+)
 
 application = RejectNul(
     ProtocolTypeRouter({"http": PrivateResponses(django_asgi_app), "websocket": websocket_app})

@@ -22,7 +22,8 @@ import time
 
 log = logging.getLogger(__name__)
 
-DRAIN_SECONDS = 20.0
+# Below the systemd units' TimeoutStopSec (20 s), after which systemd kills the worker.
+DRAIN_SECONDS = 15.0
 SERVICE_RESTART = 1012  # RFC 6455's registry: the server is restarting
 _servers: list = []
 
