@@ -194,6 +194,7 @@ class Stats:
     sent: set = field(default_factory=set)
     acked: dict = field(default_factory=dict)
     restarts: list = field(default_factory=list)
+    reconnect_errors: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -375,9 +376,11 @@ class Player:
                 socket = await connect(
                     url, additional_headers=self.headers, max_size=2**22, open_timeout=30
                 )
-            except Exception:
+            except Exception as error:
                 if not (self.resilient and ready.is_set()):
                     raise
+                name = type(error).__name__
+                self.stats.reconnect_errors[name] = self.stats.reconnect_errors.get(name, 0) + 1
                 if time.monotonic() > self.deadline + 2:
                     return
                 self.fail_over()
@@ -751,7 +754,8 @@ def report_restart(args, games, stats, env, expected_restarts):
         f"{log['failed']}; duplicates {log['duplicates']}; retried requests "
         f"{stats.retries} ({stats.stale_after_retry} found applied by the first try)\n"
         f"sockets dropped {stats.socket_drops}, reconnected by themselves "
-        f"{stats.reconnects}, still down {still_down}\n"
+        f"{stats.reconnects}, still down {still_down} (failed attempts to reopen: "
+        f"{stats.reconnect_errors or 'none'})\n"
         f"move logs contiguous: {log['contiguous']}; verify_games: "
         f"{'passed' if replayed else 'FAILED'} ({' '.join(last_line)})"
     )
