@@ -56,6 +56,9 @@ STAMP_RE = re.compile(r'id="view-stamp" value="([0-9a-f]+)"')
 MAX_PLAYERS, MAX_DURATION = 1000, 300  # bounded, whatever the arguments
 # --rolling-restart: how often one action is tried again before it counts as failed.
 RETRY_ATTEMPTS = 50
+# --rolling-restart: how long after the load's end a dropped socket may take to reopen
+# (on a busy machine a restarted worker takes a while to accept them all).
+RECONNECT_PATIENCE = 60
 
 
 # --- set-up: a scratch database, rows through the services, sessions --------------------
@@ -195,6 +198,7 @@ class Stats:
     acked: dict = field(default_factory=dict)
     restarts: list = field(default_factory=list)
     reconnect_errors: dict = field(default_factory=dict)
+    refused_by: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -231,6 +235,7 @@ class Player:
         self.servers = [server]
         self.resilient = False
         self.posts = set()
+        self.connected = False
 
     def fail_over(self):
         """The next server: the one this player used is going away (or gone)."""
@@ -362,6 +367,11 @@ class Player:
             self.on_frame(reply.text, time.monotonic())
         else:
             self.stats.refused += 1
+            code = reply.status_code
+            self.stats.refused_by[code] = self.stats.refused_by.get(code, 0) + 1
+            if self.resilient and VERSION_RE.search(reply.text):
+                # The answer is the game page as it is now: carry on from it.
+                self.on_frame(reply.text, time.monotonic())
 
     async def listen(self, path, ready, on_frame):
         """The socket, read until the load's end. With ``resilient`` a socket that drops
@@ -381,12 +391,13 @@ class Player:
                     raise
                 name = type(error).__name__
                 self.stats.reconnect_errors[name] = self.stats.reconnect_errors.get(name, 0) + 1
-                if time.monotonic() > self.deadline + 2:
+                if time.monotonic() > self.deadline + RECONNECT_PATIENCE:
                     return
                 self.fail_over()
                 await asyncio.sleep(0.2)
                 continue
             async with socket:
+                self.connected = True
                 if dropped:
                     self.stats.reconnects += 1
                     dropped = False
@@ -403,7 +414,7 @@ class Player:
                         if not self.resilient or time.monotonic() > self.deadline:
                             return
                         self.stats.socket_drops += 1
-                        dropped = True
+                        self.connected, dropped = False, True
                         self.fail_over()
                         break
                     except (TimeoutError, Exception):
@@ -470,6 +481,8 @@ async def run_load(games, servers, args, worker=None):
             player.start(time.monotonic())
         if args.rolling_restart:
             await asyncio.sleep(args.duration / 5)  # the load first, then the restarts
+            for player in players:  # players go on however long the restarts take
+                player.deadline = time.monotonic() + 3600
             await rolling_restart(servers, worker, stats, signal.Signals[args.restart_signal])
             # Players go on for a while on the restarted servers, whatever is left.
             deadline = max(deadline, time.monotonic() + 5)
@@ -482,6 +495,10 @@ async def run_load(games, servers, args, worker=None):
         posts = [task for player in players for task in player.posts]
         if posts:
             await asyncio.wait(posts, timeout=60)
+        if args.rolling_restart:  # every dropped socket is given its time to reopen
+            patience = time.monotonic() + RECONNECT_PATIENCE
+            while time.monotonic() < patience and not all(p.connected for p in players):
+                await asyncio.sleep(0.2)
         stats.server_cpu = cpu_seconds(servers) - cpu_start
         stats.window = (wall_start, time.time())
         stats.client_cpu = time.process_time() - client_start
@@ -752,7 +769,8 @@ def report_restart(args, games, stats, env, expected_restarts):
         f"rolling restart: {restarts}\n"
         f"actions sent {len(stats.sent)}, logged {log['logged']}; failed actions "
         f"{log['failed']}; duplicates {log['duplicates']}; retried requests "
-        f"{stats.retries} ({stats.stale_after_retry} found applied by the first try)\n"
+        f"{stats.retries} ({stats.stale_after_retry} found applied by the first try); "
+        f"refused at the first try, by status: {stats.refused_by or 'none'}\n"
         f"sockets dropped {stats.socket_drops}, reconnected by themselves "
         f"{stats.reconnects}, still down {still_down} (failed attempts to reopen: "
         f"{stats.reconnect_errors or 'none'})\n"

@@ -41,7 +41,12 @@ websocket_app = CountSockets(
 )
 
 application = RejectNul(
-    ProtocolTypeRouter({"http": PrivateResponses(django_asgi_app), "websocket": websocket_app})
+    ProtocolTypeRouter(
+        {
+            "http": shutdown.Draining(PrivateResponses(django_asgi_app)),
+            "websocket": websocket_app,
+        }
+    )
 )
 
 # Everything is imported: what the process holds now lives as long as it does

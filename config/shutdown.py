@@ -7,7 +7,10 @@ saved) but its answer is lost, and the thread, waiting for the event loop to sen
 broadcast after commit, keeps the process alive until it is killed. So here SIGTERM:
 
 1. stops listening (a proxy sends new requests to the other workers at once: a refused
-   connection is retried there, even a POST, since nothing was sent);
+   connection is retried there, even a POST, since nothing was sent); a request that
+   still arrives on a kept-alive connection is answered 503 at once, before anything
+   runs, with ``Connection: close`` (``Draining``): nothing of it was applied, so it may
+   be sent again anywhere;
 2. lets the requests in progress finish and answer, for up to ``DRAIN_SECONDS``;
 3. closes every socket with code 1012 ("service restart": the page reconnects, to
    another worker, and gets the whole view);
@@ -58,6 +61,32 @@ def _take_over_signals():
 
 
 _draining: dict = {}
+
+
+class Draining:
+    """ASGI wrapper of the HTTP application: while draining, a new request is refused
+    unread (503, ``Retry-After``, ``Connection: close``) instead of starting work that
+    the stop could cut off."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if _draining and scope["type"] == "http":
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 503,
+                    "headers": [
+                        (b"content-type", b"text/plain; charset=utf-8"),
+                        (b"retry-after", b"1"),
+                        (b"connection", b"close"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": b"restarting"})
+            return
+        await self.app(scope, receive, send)
 
 
 def _begin_drain():
