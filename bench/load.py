@@ -14,7 +14,7 @@ holds, and as the table page itself once did), then for ``--duration``
 seconds the player whose view shows a Draw or Pass button POSTs it at once, as the
 table page's HTMX fallback does. It prints actions per second, the move-to-update
 latency (from the POST being sent to each OTHER player's socket frame showing the new
-version) at p50/p95/p99, and the throughput of the trivial ``/healthz`` view on the same
+version) at p50/p95/p99, and the throughput of the trivial ``/healthz/live`` view on the same
 servers as the baseline, before the load and after it (``--gc``: also the servers'
 garbage collections during the load). Loopback only; bounded in clients and time;
 stops by itself.
@@ -30,6 +30,7 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -53,6 +54,11 @@ FINAL_RE = re.compile(r'id="final" class')
 # answer): sent with each action, as the page's form sends it.
 STAMP_RE = re.compile(r'id="view-stamp" value="([0-9a-f]+)"')
 MAX_PLAYERS, MAX_DURATION = 1000, 300  # bounded, whatever the arguments
+# --rolling-restart: how often one action is tried again before it counts as failed.
+RETRY_ATTEMPTS = 50
+# --rolling-restart: how long after the load's end a dropped socket may take to reopen
+# (on a busy machine a restarted worker takes a while to accept them all).
+RECONNECT_PATIENCE = 60
 
 
 # --- set-up: a scratch database, rows through the services, sessions --------------------
@@ -184,6 +190,18 @@ class Stats:
     chat_frames: int = 0  # the copies of them the sockets received
     chat_bytes: int = 0
     window: tuple = (0.0, 0.0)  # the load's start and end, seconds since the epoch (--gc)
+    # --rolling-restart: what the restarts cost the players, and the ledger of actions
+    # sent (game, version acted on) and answered 200, to set against the move log.
+    retries: int = 0
+    gave_up: int = 0
+    stale_after_retry: int = 0
+    socket_drops: int = 0
+    reconnects: int = 0
+    sent: set = field(default_factory=set)
+    acked: dict = field(default_factory=dict)
+    restarts: list = field(default_factory=list)
+    reconnect_errors: dict = field(default_factory=dict)
+    refused_by: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -215,6 +233,18 @@ class Player:
         self.ws_sent = None  # (version acted on, time sent) of an action sent over the socket
         self.controls = ""  # the page's buttons as last sent (a frame may leave them out)
         self.stamp = ""
+        # --rolling-restart: every server, and whether a failed request or a dropped
+        # socket is tried again (on the next server, as a proxy would) instead of counted.
+        self.servers = [server]
+        self.resilient = False
+        self.posts = set()
+        self.connected = False
+
+    def fail_over(self):
+        """The next server: the one this player used is going away (or gone)."""
+        if len(self.servers) > 1:
+            index = self.servers.index(self.server) if self.server in self.servers else -1
+            self.server = self.servers[(index + 1) % len(self.servers)]
 
     def on_socket_frame(self, html, now):
         if self.started:
@@ -273,7 +303,9 @@ class Player:
         if time.monotonic() >= self.deadline:
             return
         self.acted_on = version
-        asyncio.get_running_loop().create_task(self.post(action, version))
+        task = asyncio.get_running_loop().create_task(self.post(action, version))
+        self.posts.add(task)
+        task.add_done_callback(self.posts.discard)
 
     async def post(self, action, version):
         if self.pacer is not None:
@@ -282,7 +314,6 @@ class Player:
             await self.pacer.wait()
             if time.monotonic() >= self.deadline:
                 return
-        url = f"http://{HOST}:{self.server.port}/games/{self.game.pk}/act/"
         others = {p for p in self.game.players if p is not self}
         t0 = time.monotonic()
         self.game.pending[version] = (t0, others)
@@ -297,52 +328,110 @@ class Player:
             except Exception:
                 self.stats.errors += 1
             return
-        try:
-            reply = await self.http.post(
-                url,
-                data={"action": action, "version": str(version), "stamp": self.stamp},
-                headers={**self.headers, "X-CSRFToken": self.csrf, "HX-Request": "true"},
-            )
-        except Exception:
-            self.stats.errors += 1
-            return
+        intent = (self.game.pk, version)
+        self.stats.sent.add(intent)
+        attempts = 0
+        while True:
+            try:
+                reply = await self.http.post(
+                    f"http://{HOST}:{self.server.port}/games/{self.game.pk}/act/",
+                    data={"action": action, "version": str(version), "stamp": self.stamp},
+                    headers={**self.headers, "X-CSRFToken": self.csrf, "HX-Request": "true"},
+                )
+            except Exception:
+                reply = None
+            if reply is not None and reply.status_code < 500:
+                break
+            if not self.resilient:
+                if reply is None:
+                    self.stats.errors += 1
+                else:
+                    self.stats.server_errors += 1
+                return
+            # The server went away mid-request: the same action at the same version,
+            # on the next server. The write path's version check makes it land once:
+            # if the first try was applied, this one is refused as stale (409).
+            attempts += 1
+            self.stats.retries += 1
+            if attempts > RETRY_ATTEMPTS:
+                self.stats.gave_up += 1
+                return
+            self.fail_over()
+            await asyncio.sleep(min(0.1 * attempts, 1.0))
         self.stats.post_times.append(time.monotonic() - t0)
         if reply.status_code == 200:
             self.stats.actions += 1
+            self.stats.acked[intent] = self.stats.acked.get(intent, 0) + 1
             self.on_frame(reply.text, time.monotonic())
-        elif reply.status_code >= 500:
-            self.stats.server_errors += 1
+        elif attempts and reply.status_code == 409:
+            # Stale after a retry: the game moved on, by the first try (the move log
+            # says so at the end). The answer is the current view: carry on from it.
+            self.stats.stale_after_retry += 1
+            self.on_frame(reply.text, time.monotonic())
         else:
             self.stats.refused += 1
+            code = reply.status_code
+            self.stats.refused_by[code] = self.stats.refused_by.get(code, 0) + 1
+            if self.resilient and VERSION_RE.search(reply.text):
+                # The answer is the game page as it is now: carry on from it.
+                self.on_frame(reply.text, time.monotonic())
 
     async def listen(self, path, ready, on_frame):
+        """The socket, read until the load's end. With ``resilient`` a socket that drops
+        (its server stopped) is opened again, on the next server, as the page does."""
         from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
 
-        url = f"ws://{HOST}:{self.server.port}{path}"
-        async with connect(
-            url, additional_headers=self.headers, max_size=2**22, open_timeout=30
-        ) as socket:
-            if path.startswith("/ws/games/"):
-                self.socket = socket
-            ready.set()
-            while True:
-                timeout = self.deadline + 2 - time.monotonic()
-                if timeout <= 0:
+        dropped = False
+        while True:
+            url = f"ws://{HOST}:{self.server.port}{path}"
+            try:
+                socket = await connect(
+                    url, additional_headers=self.headers, max_size=2**22, open_timeout=30
+                )
+            except Exception as error:
+                if not (self.resilient and ready.is_set()):
+                    raise
+                name = type(error).__name__
+                self.stats.reconnect_errors[name] = self.stats.reconnect_errors.get(name, 0) + 1
+                if time.monotonic() > self.deadline + RECONNECT_PATIENCE:
                     return
-                try:
-                    html = await asyncio.wait_for(socket.recv(), timeout)
-                except (TimeoutError, Exception):
-                    return
-                self.stats.frames += 1
-                self.stats.frame_bytes += len(html)
-                if 'id="chat-msg-' in html:
-                    self.stats.chat_frames += 1
-                    self.stats.chat_bytes += len(html)
-                if on_frame:
-                    on_frame(html, time.monotonic())
+                self.fail_over()
+                await asyncio.sleep(0.2)
+                continue
+            async with socket:
+                self.connected = True
+                if dropped:
+                    self.stats.reconnects += 1
+                    dropped = False
+                if path.startswith("/ws/games/"):
+                    self.socket = socket
+                ready.set()
+                while True:
+                    timeout = self.deadline + 2 - time.monotonic()
+                    if timeout <= 0:
+                        return
+                    try:
+                        html = await asyncio.wait_for(socket.recv(), timeout)
+                    except ConnectionClosed:
+                        if not self.resilient or time.monotonic() > self.deadline:
+                            return
+                        self.stats.socket_drops += 1
+                        self.connected, dropped = False, True
+                        self.fail_over()
+                        break
+                    except (TimeoutError, Exception):
+                        return
+                    self.stats.frames += 1
+                    self.stats.frame_bytes += len(html)
+                    if 'id="chat-msg-' in html:
+                        self.stats.chat_frames += 1
+                        self.stats.chat_bytes += len(html)
+                    if on_frame:
+                        on_frame(html, time.monotonic())
 
 
-async def run_load(games, servers, args):
+async def run_load(games, servers, args, worker=None):
     import httpx
 
     stats = Stats()
@@ -393,13 +482,31 @@ async def run_load(games, servers, args):
             player.pacer = pacer
             player.via_socket = args.via == "socket"
             player.deadline = deadline
+            if args.rolling_restart:
+                player.servers, player.resilient = list(servers), True
             player.start(time.monotonic())
         if args.chat_rate > 0:
             tasks.append(asyncio.create_task(chatter(players, stats, args.chat_rate, deadline)))
+        if args.rolling_restart:
+            await asyncio.sleep(args.duration / 5)  # the load first, then the restarts
+            for player in players:  # players go on however long the restarts take
+                player.deadline = time.monotonic() + 3600
+            await rolling_restart(servers, worker, stats, signal.Signals[args.restart_signal])
+            # Players go on for a while on the restarted servers, whatever is left.
+            deadline = max(deadline, time.monotonic() + 5)
+            for player in players:
+                player.deadline = deadline
         await asyncio.sleep(max(0.0, deadline - time.monotonic()))
         elapsed = time.monotonic() - start
-        # Let in-flight requests finish, then close the sockets.
+        # Let in-flight requests finish (and their retries), then close the sockets.
         await asyncio.sleep(1.0)
+        posts = [task for player in players for task in player.posts]
+        if posts:
+            await asyncio.wait(posts, timeout=60)
+        if args.rolling_restart:  # every dropped socket is given its time to reopen
+            patience = time.monotonic() + RECONNECT_PATIENCE
+            while time.monotonic() < patience and not all(p.connected for p in players):
+                await asyncio.sleep(0.2)
         stats.server_cpu = cpu_seconds(servers) - cpu_start
         stats.window = (wall_start, time.time())
         stats.client_cpu = time.process_time() - client_start
@@ -442,6 +549,119 @@ async def chatter(players, stats, rate, deadline):
             stats.errors += 1
 
 
+async def rolling_restart(servers, worker, stats, sig=signal.SIGTERM):
+    """An upgrade: each web worker in turn stopped with ``sig`` (SIGTERM: as systemd
+    stops a unit; SIGKILL: a crash), started again on its port and waited for until it
+    answers, then the next; then the background worker the same way. Records, per
+    process, the seconds it took to exit, whether it exited by itself (not killed after
+    30 s) and the seconds until it was back."""
+    loop = asyncio.get_running_loop()
+    named = [*((f"web-{n + 1}", s) for n, s in enumerate(servers)), ("worker", worker)]
+    for name, process in named:
+        if process is None:
+            continue
+        exited, by_itself, back = await loop.run_in_executor(None, restart_process, process, sig)
+        stats.restarts.append((name, exited, by_itself, back))
+
+
+def restart_process(process, sig):
+    """Signal, wait for the exit (SIGKILL after 30 s), start again, wait until ready."""
+    t0 = time.monotonic()
+    process.process.send_signal(sig)
+    by_itself = True
+    try:
+        process.process.wait(30)
+    except subprocess.TimeoutExpired:
+        by_itself = False
+        process.process.kill()
+        process.process.wait(10)
+    exited = time.monotonic() - t0
+    process.stop()  # closes its log; the new process appends to it
+    process.start(timeout=120)
+    return exited, by_itself, time.monotonic() - t0
+
+
+@dataclass
+class BackgroundWorker:
+    """``manage.py run_worker``, as deploy/run_production.py starts it."""
+
+    env: dict
+    log_path: Path
+    process: subprocess.Popen | None = None
+    _log: object = None
+
+    def start(self, timeout=None):
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 (kept open while it runs)
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "run_worker"],
+            cwd=BASE_DIR,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        return self
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        if self._log:
+            self._log.close()
+            self._log = None
+
+
+def check_log(games, stats):
+    """The move log against the players' ledger: every game's log contiguous (one move
+    for each version from the start's to the game's), every draw or pass logged at a
+    version some player acted on, none twice, and every action sent in the log (the
+    rest failed)."""
+    from rummy.models import Game as GameRow
+    from rummy.models import Move
+
+    pks = [pk for pk, _sessions in games]
+    contiguous = True
+    for pk, version in GameRow.objects.filter(pk__in=pks).values_list("pk", "version"):
+        seqs = list(Move.objects.filter(game_id=pk).order_by("seq").values_list("seq", flat=True))
+        # Seating before the start changes the version without a move: the log
+        # begins at the start's version and has one move for each after it.
+        contiguous = contiguous and bool(seqs) and seqs == list(range(seqs[0], version + 1))
+    logged = {}
+    for pk, seq in Move.objects.filter(
+        game_id__in=pks, kind__in=[Move.Kind.DRAW, Move.Kind.PASS], user__isnull=False
+    ).values_list("game_id", "seq"):
+        logged[(pk, seq - 1)] = logged.get((pk, seq - 1), 0) + 1
+    unasked = sum(n for key, n in logged.items() if key not in stats.sent)
+    twice = sum(n - 1 for n in logged.values() if n > 1)
+    acked_twice = sum(n - 1 for n in stats.acked.values() if n > 1)
+    failed = len(stats.sent - set(logged))
+    from django.db import connections
+
+    connections.close_all()
+    return {
+        "contiguous": contiguous,
+        "duplicates": unasked + twice + acked_twice,
+        "failed": failed,
+        "logged": sum(logged.values()),
+    }
+
+
+def verify_games(env):
+    done = subprocess.run(
+        [sys.executable, "manage.py", "verify_games"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.returncode == 0, (done.stdout + done.stderr).strip().splitlines()[-1:]
+
+
 async def settle(servers, quiet=0.02, step=0.5, limit=15.0):
     """Wait until the servers use less than ``quiet`` CPU seconds in ``step`` seconds
     (at most ``limit`` seconds); returns the seconds waited."""
@@ -457,7 +677,7 @@ async def settle(servers, quiet=0.02, step=0.5, limit=15.0):
 
 
 async def baseline(http, servers, seconds, concurrency):
-    """Requests per second of the trivial /healthz view on the same servers, and the
+    """Requests per second of the trivial /healthz/live view on the same servers, and the
     server CPU seconds per request (which, unlike the rate, does not depend on how
     fast this one-process client can send)."""
     done = 0
@@ -467,7 +687,7 @@ async def baseline(http, servers, seconds, concurrency):
     async def loop(server):
         nonlocal done
         while time.monotonic() < end:
-            reply = await http.get(f"http://{HOST}:{server.port}/healthz")
+            reply = await http.get(f"http://{HOST}:{server.port}/healthz/live")
             if reply.status_code == 200:
                 done += 1
 
@@ -566,6 +786,53 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers, gc_f
     return rate, percentile(ms, 95)
 
 
+def report_restart(args, games, stats, env, expected_restarts):
+    """The upgrade's figures; exit status 1 unless nothing was lost or applied twice."""
+    log = check_log(games, stats)
+    replayed, last_line = verify_games(env)
+    still_down = stats.socket_drops - stats.reconnects
+    summary = {
+        **log,
+        "restarts": stats.restarts,
+        "sent": len(stats.sent),
+        "retries": stats.retries,
+        "gave_up": stats.gave_up,
+        "stale_after_retry": stats.stale_after_retry,
+        "socket_drops": stats.socket_drops,
+        "reconnects": stats.reconnects,
+        "sockets_still_down": still_down,
+        "server_errors": stats.server_errors,
+        "replayed": replayed,
+    }
+    restarts = ", ".join(
+        f"{name} exited in {exited:.1f} s{'' if by_itself else ' (KILLED)'}, back in {back:.1f} s"
+        for name, exited, by_itself, back in stats.restarts
+    )
+    print(
+        f"rolling restart: {restarts}\n"
+        f"actions sent {len(stats.sent)}, logged {log['logged']}; failed actions "
+        f"{log['failed']}; duplicates {log['duplicates']}; retried requests "
+        f"{stats.retries} ({stats.stale_after_retry} found applied by the first try); "
+        f"refused at the first try, by status: {stats.refused_by or 'none'}\n"
+        f"sockets dropped {stats.socket_drops}, reconnected by themselves "
+        f"{stats.reconnects}, still down {still_down} (failed attempts to reopen: "
+        f"{stats.reconnect_errors or 'none'})\n"
+        f"move logs contiguous: {log['contiguous']}; verify_games: "
+        f"{'passed' if replayed else 'FAILED'} ({' '.join(last_line)})"
+    )
+    if args.summary:
+        Path(args.summary).write_text(json.dumps(summary, indent=2))
+    clean = (
+        log["failed"] == 0
+        and log["duplicates"] == 0
+        and log["contiguous"]
+        and still_down == 0
+        and replayed
+        and len(stats.restarts) == expected_restarts
+    )
+    return 0 if clean else 1
+
+
 def main(argv=None):
     # Longer than 60 lines: the options, then the run and its report, in the order they
     # happen; split up, the report would be harder to check against what was measured.
@@ -615,14 +882,34 @@ def main(argv=None):
     parser.add_argument(
         "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
     )
-    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the scratch database and folder (logs)"
+    )
     parser.add_argument(
         "--gc",
         action="store_true",
         help="log the servers' garbage collections and report those during the load "
         "(config/collector.py; GC_TUNING=0 in the environment: Python's defaults)",
     )
+    parser.add_argument(
+        "--rolling-restart",
+        action="store_true",
+        help="an upgrade during the load: each web worker in turn, then a background "
+        "worker (started for this), stopped with SIGTERM and started again; players "
+        "retry a failed action (same version) and reopen a dropped socket on the other "
+        "worker; reports failed actions, reconnects and duplicates against the move log",
+    )
+    parser.add_argument(
+        "--restart-signal",
+        choices=["SIGTERM", "SIGKILL"],
+        default="SIGTERM",
+        help="how --rolling-restart stops each process: SIGTERM (an upgrade; daphne "
+        "drains, config/shutdown.py) or SIGKILL (a crash)",
+    )
+    parser.add_argument("--summary", help="also write the rolling restart's figures as JSON here")
     args = parser.parse_args(argv)
+    if args.rolling_restart and (args.stack != "pg" or args.via != "post"):
+        parser.error("--rolling-restart needs --stack pg and --via post")
     args.players = max(2, min(args.players, MAX_PLAYERS))
     args.games = max(1, min(args.games, args.players // 2))
     args.duration = max(1.0, min(args.duration, MAX_DURATION))
@@ -638,6 +925,7 @@ def main(argv=None):
         gc_folder.mkdir()
         env["GC_LOG"] = str(gc_folder)
     servers = []
+    worker = None
     try:
         create_database(args, env)
         games = create_rows(args, env)
@@ -646,8 +934,14 @@ def main(argv=None):
         ports = [free_port() for _ in range(workers)]
         env["CSRF_TRUSTED_ORIGINS"] = ",".join(f"http://{HOST}:{port}" for port in ports)
         servers = start_servers(workers, env, workdir, ports=ports)
-        stats, elapsed, connect_seconds, healthz = asyncio.run(run_load(games, servers, args))
+        if args.rolling_restart:
+            worker = BackgroundWorker(env, workdir / "worker.log").start()
+        stats, elapsed, connect_seconds, healthz = asyncio.run(
+            run_load(games, servers, args, worker)
+        )
         report(args, stats, elapsed, connect_seconds, healthz, workers, gc_folder)
+        if args.rolling_restart:
+            return report_restart(args, games, stats, env, workers + 1)
         for server in servers:
             if server.process.poll() is not None or stats.server_errors:
                 errors = [
@@ -660,9 +954,14 @@ def main(argv=None):
         return 0 if stats.server_errors == 0 else 1
     finally:
         stop(servers)
+        if worker is not None:
+            worker.stop()
         if not args.keep:
             drop_database(args)
-        shutil.rmtree(workdir, ignore_errors=True)
+        if args.keep:
+            print(f"kept: the database {args.pg_db} and {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

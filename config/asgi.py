@@ -23,6 +23,11 @@ leave_bodies_to_the_application()
 # A browser that offers permessage-deflate gets its frames compressed.
 compress_socket_frames()
 
+from config import shutdown
+
+# SIGTERM drains: the requests in progress answer, the sockets close as "restarting".
+shutdown.install()
+
 # Django's handler, the middleware and view entered in one trip to the sync thread.
 django_asgi_app = OneTripASGIHandler()
 
@@ -30,13 +35,21 @@ from channels.auth import AuthMiddlewareStack
 from channels.routing import ProtocolTypeRouter, URLRouter
 
 from config.asgi_guards import PrivateResponses, RejectNul
+from config.metrics import CountSockets
 from config.origins import SiteOriginValidator
 from rummy.routing import websocket_urlpatterns
 
-websocket_app = SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+websocket_app = CountSockets(
+    SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+)
 
 application = RejectNul(
-    ProtocolTypeRouter({"http": PrivateResponses(django_asgi_app), "websocket": websocket_app})
+    ProtocolTypeRouter(
+        {
+            "http": shutdown.Draining(PrivateResponses(django_asgi_app)),
+            "websocket": websocket_app,
+        }
+    )
 )
 
 # Everything is imported: what the process holds now lives as long as it does

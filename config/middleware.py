@@ -1,12 +1,31 @@
 """Middleware of our own."""
 
 import ipaddress
+import time
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone, translation
 
+from config import metrics
 from leagues.models import supported_language
+
+
+class Metrics:
+    """Counts every request and its time for the metrics (``config.metrics``)."""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.perf_counter()
+        response = self.get_response(request)
+        metrics.REQUEST_SECONDS.observe(time.perf_counter() - started)
+        metrics.REQUESTS.labels(request.method, metrics.status_class(response.status_code)).inc()
+        return response
 
 
 class ClientAddress:

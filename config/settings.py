@@ -78,6 +78,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Around everything: every request counted and timed (config.metrics).
+    "config.middleware.Metrics",
     # First: everything below (the log-in throttle, the rate limits, logs) sees the
     # client's address as the proxy saw it, not one the client wrote in a header.
     "config.middleware.ClientAddress",
@@ -330,7 +332,7 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/queue$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^healthz/live$", r"^healthz/queue$", r"^metrics$"]
 
 # Content Security Policy: no inline scripts anywhere; htmx is served from our static.
 CONTENT_SECURITY_POLICY = {
@@ -371,6 +373,21 @@ BOT_DELAY = tuple(float(x) for x in os.environ.get("BOT_DELAY", "2,6").split(","
 # "Your move" is not emailed to a player who moved in that game this recently (seconds)
 # or has its page open: they are playing live (rummy.notifications.emails).
 AWAY_AFTER = 300
+
+# --- Metrics (config.metrics) -----------------------------------------------------------
+# The scraper's bearer token for /metrics (staff users may read it without one); unset,
+# only staff can. PROMETHEUS_MULTIPROC_DIR (read by config.metrics itself) makes every
+# worker's scrape the sum of all the processes of the machine.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+
+# --- Error reports (config.sentry) ---------------------------------------------------
+# Sentry's DSN: unset, nothing is reported. Every event is scrubbed before it leaves:
+# nothing of a hand, the stock order, a password, an email address or a cookie.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config import sentry
+
+    sentry.init(SENTRY_DSN, environment=os.environ.get("SENTRY_ENVIRONMENT", "production"))
 
 LOGGING = {
     "version": 1,

@@ -77,6 +77,9 @@ def process_env(scratch, https_port):
         STATIC_ROOT=str(scratch / "staticfiles"),
         VAPID_KEY_FILE=str(scratch / "vapid-private.pem"),
         PYTHONUNBUFFERED="1",
+        # Every process's metrics in one folder: a scrape of either web worker sums them
+        # all (config/metrics.py). Emptied at each start.
+        PROMETHEUS_MULTIPROC_DIR=str(scratch / "metrics"),
     )
     return env
 
@@ -222,6 +225,8 @@ def start(scratch):
     web_ports = [free_port() for _ in range(WEB_WORKERS)]
     http_port, https_port = free_port(), free_port()
     env = process_env(scratch, https_port)
+    shutil.rmtree(env["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+    Path(env["PROMETHEUS_MULTIPROC_DIR"]).mkdir()
     manage(env, "migrate", "--noinput")
     manage(env, "collectstatic", "--noinput")
     manage(env, "vapid_keys", "--file", env["VAPID_KEY_FILE"])
@@ -258,7 +263,7 @@ def start(scratch):
             state["pids"][name] = spawn(args, env, scratch, name)
             state_file.write_text(json.dumps(state, indent=2))
         for port in web_ports:
-            wait_ok(f"http://{HOST}:{port}/healthz", state["pids"])
+            wait_ok(f"http://{HOST}:{port}/healthz/live", state["pids"])
         wait_ok(f"{state['url']}/healthz", state["pids"])
     except BaseException:
         stop(scratch)

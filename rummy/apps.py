@@ -1,6 +1,8 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
+from config import metrics
+
 
 class RummyConfig(AppConfig):
     name = "rummy"
@@ -9,3 +11,6 @@ class RummyConfig(AppConfig):
     def ready(self):
         # Connects the log-out and password-change hooks that close sockets.
         from rummy.table import sockets  # noqa: F401
+
+        # Every background job finished is counted for the metrics, in any process.
+        metrics.watch_jobs()

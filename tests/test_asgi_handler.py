@@ -41,7 +41,7 @@ async def _get(path):
 
 @pytest.mark.asyncio
 async def test_a_request_enters_the_sync_thread_once_for_its_middleware_and_view(trips):
-    response = await _get("/healthz")
+    response = await _get("/healthz/live")
     assert response["status"] == 200
     chain = [t for t in trips if not t[1].startswith("Signal.") and "close" not in t[1]]
     # One trip for the whole chain; none back to the event loop from inside it, none more
@@ -91,10 +91,10 @@ def thread_starts(monkeypatch):
 
 @pytest.mark.asyncio
 async def test_requests_one_after_another_start_no_thread_of_their_own(thread_starts):
-    await _get("/healthz")  # a thread to keep, if none is idle yet
+    await _get("/healthz/live")  # a thread to keep, if none is idle yet
     thread_starts.clear()
     for _ in range(5):
-        assert (await _get("/healthz"))["status"] == 200
+        assert (await _get("/healthz/live"))["status"] == 200
     # Django's handler starts two threads a request (its executor's, and one to wait for
     # that one to stop): ten here.
     assert thread_starts == []

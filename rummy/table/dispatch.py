@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
+from config import metrics
 from rummy import engine, play
 from rummy.models import Game
 from rummy.play import ActionRefused
@@ -61,7 +62,26 @@ def _field(data, name, required=True):
 
 
 def perform(game_id, user, data) -> Outcome:
-    """Run one action for ``user`` at game ``game_id``; raise ActionRefused if refused."""
+    """Run one action for ``user`` at game ``game_id``; raise ActionRefused if refused.
+    Counted for the metrics by control and outcome."""
+    try:
+        outcome = _perform(game_id, user, data)
+    except ActionRefused:
+        metrics.ACTIONS.labels(_control(data), "refused").inc()
+        raise
+    metrics.ACTIONS.labels(_control(data), "applied" if outcome.game_changed else "draft").inc()
+    return outcome
+
+
+def _control(data) -> str:
+    """The control's name as a label: one of the page's own, else "other" (a label
+    taken from what a client sent would let anyone grow the metrics without end)."""
+    value = data.get("action") if hasattr(data, "get") else None
+    name = str(value).partition(":")[0] if isinstance(value, (str, int)) else ""
+    return name if name in CONTROLS else "other"
+
+
+def _perform(game_id, user, data) -> Outcome:
     action = _field(data, "action")
     # The version is read here, once; everything below compares the int.
     version = play.parse_version(_field(data, "version", required=False))
@@ -120,4 +140,11 @@ DRAFT_ACTIONS = {
     "reset": play.reset,
     "new_meld": play.new_meld,
     "to_hand": play.to_hand,
+}
+# Every control's name (the label of the actions' metric).
+CONTROLS = {
+    *(getattr(name, "value", name) for name in TURN_ACTIONS),
+    *SEATING,
+    *(getattr(name, "value", name) for name in DRAFT_ACTIONS),
+    *("hint", "add_bot", "back", "play", "play_knock", "select", "move", "declare"),
 }

@@ -129,7 +129,7 @@ class Daphne:
                     f"daphne exited ({self.proc.returncode}):\n{self.log_path.read_text()}"
                 )
             try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as answer:
+                with urllib.request.urlopen(self.base + "/healthz/live", timeout=2) as answer:
                     if answer.status == 200:
                         return self.base
             except OSError:

@@ -22,7 +22,11 @@ from tests.security.routes import all_routes
 #          route name: (GET statuses, POST statuses) for the ROLES in order
 MATRIX = {
     "admin": ("302 302 302 302 302", "302 302 302 302 302"),
+    # the parts' health (config.health): up or down, no one's data
     "healthz": ("200 200 200 200 200", "200 200 200 200 200"),
+    "healthz_live": ("200 200 200 200 200", "200 200 200 200 200"),
+    # the scraper's bearer token or staff only (config.metrics); none of these roles
+    "metrics": ("404 404 404 404 404", "404 404 404 404 404"),
     # figures of the background work's queue, no one's data: open like the probe above
     "healthz_queue": ("200 200 200 200 200", "200 200 200 200 200"),
     "set_language": ("302 302 302 302 302", "302 302 302 302 302"),

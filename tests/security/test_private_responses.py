@@ -115,7 +115,7 @@ def test_pages_without_a_session_are_private_only_if_they_vary_on_cookies(cast):
     # A first visit to the sign-up form sets the CSRF cookie (and varies on cookies).
     status, cache, _body = async_to_sync(answer)("GET", "/accounts/signup/", headers=host)
     assert status == 200 and private(cache)
-    status, cache, _body = async_to_sync(answer)("GET", "/healthz", headers=host)
+    status, cache, _body = async_to_sync(answer)("GET", "/healthz/live", headers=host)
     assert status == 200 and cache is None
 
 

@@ -57,7 +57,7 @@ def test_production_responses_carry_the_headers_and_cookie_flags(env, tmp_path):
         "c = Client(HTTP_HOST='carousel.example')\n"
         "plain = c.get('/accounts/login/')\n"
         "r = c.get('/accounts/login/', HTTP_X_FORWARDED_PROTO='https')\n"
-        "health = c.get('/healthz')\n"
+        "health = c.get('/healthz/live')\n"
         "print(json.dumps({'plain': [plain.status_code, plain.get('Location')],"
         " 'status': r.status_code, 'hsts': r.get('Strict-Transport-Security'),"
         " 'csp': r.get('Content-Security-Policy'), 'health': health.status_code,"

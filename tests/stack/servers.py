@@ -65,7 +65,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"daphne on {self.port} exited:\n{self.log_tail()}")
             try:
-                with urllib.request.urlopen(f"{self.base_url}/healthz", timeout=2) as reply:
+                with urllib.request.urlopen(f"{self.base_url}/healthz/live", timeout=2) as reply:
                     if reply.status == 200:
                         return
             except OSError:

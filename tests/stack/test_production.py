@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 BASE_DIR = Path(__file__).resolve().parents[2]
 SCRIPT = BASE_DIR / "deploy" / "run_production.py"
 PASSWORD = "a-long-test-password-42"
+METRICS_TOKEN = secrets.token_urlsafe(32)
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 STATIC_CSS = re.compile(r'href="(/static/[^"]+\.css)"')
 
@@ -65,7 +66,7 @@ def _server_hashers(settings):
 def production(stack_env, tmp_path):
     if not nginx_available():
         pytest.skip("nginx is not installed and `apt-get install nginx` failed")
-    env = dict(stack_env, SECRET_KEY=secrets.token_urlsafe(50))
+    env = dict(stack_env, SECRET_KEY=secrets.token_urlsafe(50), METRICS_TOKEN=METRICS_TOKEN)
     env.pop("DEBUG", None)
     scratch = tmp_path / "production"
     run = subprocess.run(
@@ -196,6 +197,22 @@ def test_the_production_set_up_serves_a_game_through_nginx(production):
         assert next_view(socket, game.version) == game.version + 1
     game.refresh_from_db()
     assert game.version == version_of(body.decode())
+
+    # What a monitor reads, through nginx: every part healthy, and the metrics of both
+    # workers summed whichever one answers the scrape (the move was made on one of them).
+    reply, body = watching.request("GET", "/healthz")
+    assert reply.status == 200, body
+    report = json.loads(body)
+    assert report["database"]["ok"] and report["redis"]["ok"] and report["queue"]["ok"]
+    assert watching.request("GET", "/metrics")[0].status == 404
+    for _scrape in range(2):  # least_conn: the two scrapes may reach either worker
+        reply, body = watching.request(
+            "GET", "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+        )
+        assert reply.status == 200
+        text = body.decode()
+        assert 'carousel_game_actions_total{action="draw",outcome="applied"} 1.0' in text
+        assert "carousel_websockets_opened_total 1.0" in text
 
     # Static files: nginx sends collectstatic's gzip files with a year's lifetime.
     stylesheet = STATIC_CSS.search(page.decode()).group(1)
