@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from leagues import services
 from leagues.forms import SignupForm
 from leagues.models import League, Season, User, reported_time_zone, supported_language
+from leagues.ratings.history import player_history
 from leagues.ratings.reads import player_ratings
 from leagues.views import invites
 from rummy.public import (
@@ -80,6 +81,7 @@ def profile(request, username):
     context = {
         "site_rating": site_rating,
         "league_ratings": league_ratings,
+        "rating_charts": player_history(player, visible_leagues),
         "player": player,
         "memberships": memberships,
         **player_record(player, visible_leagues),
