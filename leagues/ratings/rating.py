@@ -35,12 +35,10 @@ import hashlib
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from openskill.models import PlackettLuce
 
+from leagues.ratings.model import MODEL
 from leagues.ratings.models import Rating, RatingChange, Scope
 from rummy.public import rated_game, rated_games
-
-MODEL = PlackettLuce()
 
 
 def places(scores):

@@ -5,6 +5,7 @@ leagues. A fixed number of queries, however many games and seats."""
 from django.db.models import F
 
 from config.db import reads
+from leagues.ratings.chances import percent
 from rummy.clock import deadlines
 from rummy.models import Game
 from rummy.table.access import games_with_seats
@@ -29,6 +30,13 @@ def _row(game, user):
         "absent": [s.user.name for s in seats if s.is_absent],
         "seated": any(s.user_id == user.pk for s in seats),
         "free": game.max_seats - len(seats),
+        # Each player's chance of finishing first, at a league's table of people (stored
+        # on the seats by the write path when they change).
+        "chances": [
+            (s.user.name, s.user_id == user.pk, percent(s.chance_first))
+            for s in seats
+            if s.chance_first is not None
+        ],
     }
 
 
