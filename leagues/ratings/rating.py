@@ -36,6 +36,7 @@ import hashlib
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 
+from leagues.ratings.chances import first_chances
 from leagues.ratings.model import MODEL
 from leagues.ratings.models import Rating, RatingChange, Scope
 from rummy.public import rated_game, rated_games
@@ -65,8 +66,9 @@ def _changes(game, current):
         keys = [(seat.user_id, league_id) for seat in seats]
         before = [current.get(key, (MODEL.mu, MODEL.sigma, 0)) for key in keys]
         after = rate([(mu, sigma) for mu, sigma, _ in before], ranks)
-        for key, place, (mu0, sigma0, games), (mu1, sigma1) in zip(
-            keys, ranks, before, after, strict=True
+        chances = first_chances([(mu, sigma) for mu, sigma, _ in before])
+        for key, place, (mu0, sigma0, games), (mu1, sigma1), chance in zip(
+            keys, ranks, before, after, chances, strict=True
         ):
             current[key] = (mu1, sigma1, games + 1)
             rows.append(
@@ -80,6 +82,7 @@ def _changes(game, current):
                     sigma_before=sigma0,
                     mu_after=mu1,
                     sigma_after=sigma1,
+                    chance_first=chance,
                     finished_at=game.finished_at,
                 )
             )

@@ -9,6 +9,7 @@ from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
 from leagues.models import League, Season
 from leagues.ratings.reads import leaderboard, with_ratings
+from leagues.ratings.skill import PLAYER_GAMES, league_skill
 from leagues.standings import TIE_BREAK_DESCRIPTION, past_seasons, standings_for
 from rummy.public import league_games
 
@@ -36,6 +37,16 @@ def league_create(request):
     return render(request, "leagues/create.html", {"form": form})
 
 
+def _skill(league):
+    skill, results = league_skill(league)
+    return {
+        "skill": skill,
+        "skill_percents": skill.percents() if skill else {},
+        "player_results": results,
+        "player_games": PLAYER_GAMES,
+    }
+
+
 @login_required
 def league_detail(request, slug):
     league = get_league_for_member(request.user, slug)
@@ -48,6 +59,7 @@ def league_detail(request, slug):
         "standings": with_ratings(standings_for(season), league) if season else [],
         "with_ratings": True,
         "leaderboard": leaderboard(league),
+        **_skill(league),
         "tie_break": TIE_BREAK_DESCRIPTION,
         **league_games(league),
         "past_seasons": past_seasons(league),
