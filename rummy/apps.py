@@ -9,8 +9,16 @@ class RummyConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
+        from rummy.background import tasks
+        from rummy.signals import game_finished
+
         # Connects the log-out and password-change hooks that close sockets.
         from rummy.table import sockets  # noqa: F401
 
         # Every background job finished is counted for the metrics, in any process.
         metrics.watch_jobs()
+
+        # A finished game's rating is background work, offered once the game is saved.
+        game_finished.connect(
+            tasks.on_game_finished, dispatch_uid="rummy.background.tasks.on_game_finished"
+        )

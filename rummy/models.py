@@ -182,6 +182,13 @@ class Seat(models.Model):
     # ``leagues.Vacation`` by the write path (``rummy.play.reclock``), so that the game
     # page shows it from the game's own rows, and a change reaches it as a new version.
     away_until = models.DateTimeField(null=True, blank=True)
+    # At a league's table of people: the player's rating in the league and their chance
+    # of finishing first (``leagues.ratings.chances``), set by the write path when the
+    # seats change and at the start, so that pages read them with the seats. None at
+    # a practice table, with a bot at a seat, or alone at a table.
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    chance_first = models.FloatField(null=True, blank=True)
 
     class Meta:
         # The id last: seats taken in the same instant (one clock tick, or a

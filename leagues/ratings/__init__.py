@@ -2,7 +2,10 @@
 per league and one site-wide, from the final places of finished games.
 
 How a finished game is rated is ``leagues.ratings.rating``; how a rating is shown,
-``leagues.ratings.display``; the reads of the pages, ``leagues.ratings.reads``. rummy
-tells this room that a game finished through ``game_finished`` (``apps.py``); what it
+``leagues.ratings.display``; the reads of the pages, ``leagues.ratings.reads``; the
+profile's chart and a game's changes, ``history``; the chances of finishing first,
+``chances`` (the model itself, ``model``); how much of a league's results is skill,
+``skill``. A finished game is rated by a background job
+(``rummy.background.tasks.rate_game``, which calls ``rating.rate_game``); what this room
 needs about games is ``rummy.public.rated_game`` and ``rated_games``.
 """

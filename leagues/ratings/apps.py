@@ -8,12 +8,3 @@ class RatingsConfig(AppConfig):
     name = "leagues.ratings"
     label = "ratings"
     verbose_name = _("Ratings")
-
-    def ready(self):
-        # Django's place for wiring signals: rummy tells us that a game finished.
-        from leagues.ratings import rating
-        from rummy.public import game_finished
-
-        game_finished.connect(
-            rating.on_game_finished, dispatch_uid="leagues.ratings.rating.on_game_finished"
-        )

@@ -35,3 +35,9 @@ def figure(mu):
 def shown(rating):
     """What a page shows of ``rating`` (a ``Rating``)."""
     return Shown(figure(rating.mu), rating.sigma > PROVISIONAL_SIGMA, rating.games)
+
+
+def figure_text(mu, sigma):
+    """The figure of (``mu``, ``sigma``) as plain text, "?" marking a provisional one
+    ("1540?"), for the places that show it in a few characters (the game page)."""
+    return f"{figure(mu)}{'?' if sigma > PROVISIONAL_SIGMA else ''}"

@@ -63,6 +63,10 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+    # The player's chance of finishing first as the ratings before the game predicted
+    # it (``leagues.ratings.chances``): what the league's figures of skill compare the
+    # results with.
+    chance_first = models.FloatField(null=True, blank=True)
     # The game's, copied: the order ratings were applied in, and a chart's x axis.
     finished_at = models.DateTimeField(null=True, blank=True)
 

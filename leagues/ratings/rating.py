@@ -21,21 +21,25 @@ What is rated although it may look odd:
 - a bot standing in for an absent player leaves the seat that player's: the result is
   theirs, as in the standings.
 
-A game is applied at most once: its history rows (``RatingChange``, unique on game,
-player and scope) are written in the same transaction as the ratings, so rating a game
-again (a retry, the signal twice) changes nothing. ``recompute`` rebuilds everything
-from the finished games in the order they finished.
+Rating a game is background work: the job ``rummy.background.tasks.rate_game`` calls
+``rate_game`` here. It is offered in the transaction that finishes the game (the job
+is saved with the game, or not at all), and the background's periodic look offers it
+again for any rated game still without history rows (``unrated_game_ids``): a lost job
+is found again. A game is applied at most once: its history rows (``RatingChange``,
+unique on game, player and scope) are written in the same transaction as the ratings,
+so rating a game again (a retry, two workers at once) changes nothing. ``recompute``
+rebuilds everything from the finished games in the order they finished.
 """
 
 import hashlib
 
 from django.db import IntegrityError, transaction
-from openskill.models import PlackettLuce
+from django.db.models import Exists, OuterRef
 
+from leagues.ratings.chances import first_chances
+from leagues.ratings.model import MODEL
 from leagues.ratings.models import Rating, RatingChange, Scope
 from rummy.public import rated_game, rated_games
-
-MODEL = PlackettLuce()
 
 
 def places(scores):
@@ -62,8 +66,9 @@ def _changes(game, current):
         keys = [(seat.user_id, league_id) for seat in seats]
         before = [current.get(key, (MODEL.mu, MODEL.sigma, 0)) for key in keys]
         after = rate([(mu, sigma) for mu, sigma, _ in before], ranks)
-        for key, place, (mu0, sigma0, games), (mu1, sigma1) in zip(
-            keys, ranks, before, after, strict=True
+        chances = first_chances([(mu, sigma) for mu, sigma, _ in before])
+        for key, place, (mu0, sigma0, games), (mu1, sigma1), chance in zip(
+            keys, ranks, before, after, chances, strict=True
         ):
             current[key] = (mu1, sigma1, games + 1)
             rows.append(
@@ -77,6 +82,7 @@ def _changes(game, current):
                     sigma_before=sigma0,
                     mu_after=mu1,
                     sigma_after=sigma1,
+                    chance_first=chance,
                     finished_at=game.finished_at,
                 )
             )
@@ -127,12 +133,11 @@ def _locked_ratings(user_ids, league_id):
     return list(league.select_for_update().order_by("pk"))
 
 
-def on_game_finished(sender, game, **kwargs):
-    """rummy's ``game_finished`` signal (connected in ``apps.py``): rate the game once
-    its transaction has committed. ``robust``: a failure is logged, and never reaches the
-    player whose move ended the game; ``recompute`` brings the ratings in line."""
-    game_id = game.pk
-    transaction.on_commit(lambda: rate_game(game_id), robust=True)
+def unrated_game_ids(limit=100):
+    """The ids of games ratings rate that have no history rows yet, oldest first: the
+    jobs that were lost (or not run yet)."""
+    rows = RatingChange.objects.filter(game_id=OuterRef("pk"))
+    return list(rated_games().exclude(Exists(rows)).values_list("pk", flat=True)[:limit])
 
 
 @transaction.atomic

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from leagues import data_export, erasure, services
 from leagues.forms import DeleteAccountForm, SignupForm
 from leagues.models import League, Season, User, reported_time_zone, supported_language
+from leagues.ratings.history import player_history
 from leagues.ratings.reads import player_ratings
 from leagues.views import invites
 from rummy.public import (
@@ -86,6 +87,7 @@ def profile(request, username):
     context = {
         "site_rating": site_rating,
         "league_ratings": league_ratings,
+        "rating_charts": player_history(player, visible_leagues),
         "player": player,
         "memberships": memberships,
         **player_record(player, visible_leagues),

@@ -10,6 +10,7 @@ from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
 from leagues.models import League, Season
 from leagues.ratings.reads import leaderboard, with_ratings
+from leagues.ratings.skill import PLAYER_GAMES, league_skill
 from leagues.standings import past_seasons, standings_for, tie_break_for
 from rummy.public import league_games, league_tables
 
@@ -37,6 +38,16 @@ def league_create(request):
     return render(request, "leagues/create.html", {"form": form})
 
 
+def _skill(league):
+    skill, results = league_skill(league)
+    return {
+        "skill": skill,
+        "skill_percents": skill.percents() if skill else {},
+        "player_results": results,
+        "player_games": PLAYER_GAMES,
+    }
+
+
 @login_required
 def league_detail(request, slug):
     league = get_league_for_member(request.user, slug)
@@ -49,6 +60,7 @@ def league_detail(request, slug):
         "standings": with_ratings(standings_for(season), league) if season else [],
         "with_ratings": True,
         "leaderboard": leaderboard(league),
+        **_skill(league),
         "tie_break": tie_break_for(season),
         "scheduled": season is not None and season.format == Season.Format.SCHEDULED,
         **league_games(league),

@@ -16,6 +16,7 @@ from rummy.clock import bots, deadlines
 PASSES = (
     ("every:vacations", tasks.vacations),
     ("every:notify", tasks.notify),
+    ("every:ratings", tasks.ratings),
     ("every:review", tasks.review_games),
     ("every:tidy", tasks.tidy),
     ("every:retention", tasks.retention_cleanup),

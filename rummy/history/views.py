@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 
 from leagues.access import can_view_league, require_league_admin
 from leagues.models import Season
+from leagues.ratings.history import game_changes
 from rummy import play
 from rummy.history import exports
 from rummy.history.hints_used import hints_used
@@ -48,6 +49,7 @@ def record(request, game_id):
         "hints": hints_used(game, deals, names),
         # Stored by the background pass; read here, never solved (rummy.history.review).
         "missed": missed_plays(game),
+        "rating_changes": game_changes(game.pk) if game.status == Game.Status.FINISHED else [],
     }
     return render(request, "history/record.html", context)
 

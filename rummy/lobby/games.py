@@ -6,6 +6,7 @@ from django.db.models import F
 
 from chat import public as chat
 from config.db import reads
+from leagues.ratings.chances import percent
 from rummy.clock import deadlines
 from rummy.lobby.forms import OpenTableForm
 from rummy.models import Game
@@ -31,6 +32,13 @@ def _row(game, user):
         "absent": [s.user.name for s in seats if s.is_absent],
         "seated": any(s.user_id == user.pk for s in seats),
         "free": game.max_seats - len(seats),
+        # Each player's chance of finishing first, at a league's table of people (stored
+        # on the seats by the write path when they change).
+        "chances": [
+            (s.user.name, s.user_id == user.pk, percent(s.chance_first))
+            for s in seats
+            if s.chance_first is not None
+        ],
     }
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from leagues.access import membership_for
 from leagues.models import Membership, Season
+from leagues.ratings.chances import first_chances, league_ratings
 from rummy import engine
 from rummy.models import Game, Move, Seat
 from rummy.play import store
@@ -40,8 +41,28 @@ def open_table(league, user, max_seats=4) -> Game:
     return game
 
 
+CHANCE_FIELDS = ["rating_mu", "rating_sigma", "chance_first"]
+
+
+def _set_chances(game: Game, seats) -> None:
+    """Each seat's rating and chance of finishing first at this table (unsaved): only
+    at a league's table of two people or more, as ratings rate only those games."""
+    rated = game.league_id is not None and len(seats) >= 2 and not any(s.bot_level for s in seats)
+    if not rated:
+        for seat in seats:
+            seat.rating_mu = seat.rating_sigma = seat.chance_first = None
+        return
+    ratings = league_ratings(game.league_id, [s.user_id for s in seats])
+    for seat, (mu, sigma), chance in zip(seats, ratings, first_chances(ratings), strict=True):
+        seat.rating_mu, seat.rating_sigma, seat.chance_first = mu, sigma, chance
+
+
 def _bump(game: Game):
-    """Seats changed before the start: bump the version so open pages refresh."""
+    """Seats changed before the start: the chances at the table again, and bump the
+    version so open pages refresh."""
+    seats = list(game.seats.all())
+    _set_chances(game, seats)
+    Seat.objects.bulk_update(seats, CHANCE_FIELDS)
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
     game.version += 1
     store.announce(game.pk, game.version)
@@ -120,7 +141,9 @@ def _start(game: Game) -> Result:
     # Seat order is the order players sat down; the first dealer is random (R2.1).
     for number, seat in enumerate(seats):
         seat.number = number
-    Seat.objects.bulk_update(seats, ["number"])
+    # The chances of the game as it starts, from the ratings at this moment.
+    _set_chances(game, seats)
+    Seat.objects.bulk_update(seats, ["number", *CHANCE_FIELDS])
     # The seats now have numbers: these are the game's seats from now on.
     game.keep_seats(seats)
     # A practice game (no league) counts for no season.

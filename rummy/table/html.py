@@ -123,6 +123,15 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
         ),
     }
     rows = tuple(_player_row(p, p.number in absent, final, marks) for p in players)
+    about_odds = NOTHING
+    if any(p.chance is not None for p in players):
+        about_odds = format_html(
+            '\n    <p class="helptext" id="odds-about">{}</p>',
+            _(
+                "Under each name: the player's rating in this league as the game began "
+                "(“?”: provisional) and their chance of finishing first, from the ratings."
+            ),
+        )
     end_early = NOTHING
     if may_end_early:  # submits #end-early-form (outside this form, in table.html)
         end_early = format_html(
@@ -153,7 +162,7 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
         _("Score"),
         _("Rounds won"),
     )
-    return Panel(head, rows, format_html("\n    {}\n  </section>", end_early))
+    return Panel(head, rows, format_html("{}\n    {}\n  </section>", about_odds, end_early))
 
 
 def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, SafeString]:
@@ -172,7 +181,7 @@ def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, S
         away = format_html(' <span class="badge away">{}</span>', until)
     score = p.final_score if final and p.final_score is not None else p.score
     after = format_html(
-        "{}{}{}{}{}</th>\n"
+        "{}{}{}{}{}{}</th>\n"
         '          <td class="num hand-size">{}</td>\n'
         '          <td class="num score">{}</td>\n'
         '          <td class="num">{}</td>\n'
@@ -182,11 +191,32 @@ def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, S
         marks["winner"] if p.is_winner else NOTHING,
         marks["absent"] if absent else NOTHING,
         away,
+        odds_html(p.rating, p.chance),
         p.hand_size,
         score,
         p.rounds_won,
     )
     return p.number, before, after
+
+
+def odds_html(rating: str, chance: int | None) -> SafeString:
+    """A player's rating and chance of finishing first, on a line of its own under the
+    name ("1540? · 41%"); nothing without a chance."""
+    if chance is None:
+        return NOTHING
+    provisional = rating.endswith("?")
+    return format_html(
+        '<span class="odds"><span class="sr-only">{} </span>{}{} · {}</span>',
+        _("rating and chance of finishing first:"),
+        rating.rstrip("?"),
+        format_html(
+            '<span aria-hidden="true">?</span><span class="sr-only"> {}</span>',
+            _("(provisional)"),
+        )
+        if provisional
+        else NOTHING,
+        _("%(n)s%%") % {"n": chance},
+    )
 
 
 # The hand

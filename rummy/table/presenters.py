@@ -21,6 +21,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from config import caches
 from leagues.models import BotLevel
+from leagues.ratings.chances import percent
+from leagues.ratings.display import figure_text
 from rummy import engine
 from rummy.clock.text import moment_text, turn_clock
 from rummy.models import Game, Seat
@@ -123,6 +125,10 @@ class SeatRow:
     is_me: bool
     is_host: bool
     is_bot: bool
+    # At a league's table of people (``Seat.chance_first``): the rating ("1540?") and the
+    # chance of finishing first in whole percent; else "" and None.
+    rating: str = ""
+    chance: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +244,7 @@ def game_page(game: Game, user, sort="suit", flash=None, *, rights, draft=None) 
         hint=turn_hint(view, editing) if my_turn and not view.game_over else "",
         absent=tuple(sorted(clock["absent"])),
         may_end_early=clock["may_end_early"],
-        players=_players(view, names, bots, _away(game, seats)),
+        players=_players(view, names, bots, _away(game, seats), odds(seats)),
         legal=tuple(view.legal),
         can_play_knock=editing
         and seat_number is not None
@@ -265,6 +271,10 @@ def _open_table(game, user, seats, my_seat, rights) -> OpenTable:
                 is_me=s is my_seat,
                 is_host=s.user_id == game.host_id,
                 is_bot=bool(s.bot_level),
+                rating=figure_text(s.rating_mu, s.rating_sigma)
+                if s.chance_first is not None
+                else "",
+                chance=percent(s.chance_first) if s.chance_first is not None else None,
             )
             for s in seats
         ),
@@ -379,11 +389,25 @@ class PlayerRow:
     final_score: int | None
     is_winner: bool
     away_until: str
+    # At a league's table of people (``Seat.chance_first``): the rating before the game
+    # ("1540?") and the chance of finishing first in whole percent; else "" and None.
+    rating: str = ""
+    chance: int | None = None
 
 
-def _players(view, names, bots=None, away=None) -> tuple[PlayerRow, ...]:
+def odds(seats):
+    """{seat number: (rating, chance in percent)} of the seats that have chances."""
+    return {
+        s.number: (figure_text(s.rating_mu, s.rating_sigma), percent(s.chance_first))
+        for s in seats
+        if s.chance_first is not None
+    }
+
+
+def _players(view, names, bots=None, away=None, chances=None) -> tuple[PlayerRow, ...]:
     bots = bots or {}
     away = away or {}
+    chances = chances or {}
     return tuple(
         PlayerRow(
             number=n,
@@ -398,6 +422,8 @@ def _players(view, names, bots=None, away=None) -> tuple[PlayerRow, ...]:
             final_score=(view.final_scores or [None] * len(names))[n],
             is_winner=n in (view.game_winners or []),
             away_until=away.get(n, ""),
+            rating=chances.get(n, ("", None))[0],
+            chance=chances.get(n, ("", None))[1],
         )
         for n in range(len(view.hand_sizes))
     )

@@ -8,14 +8,15 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 from openskill.models import PlackettLuce
 
 from leagues.ratings.models import Rating, RatingChange
-from leagues.ratings.rating import places, rate_game, recompute
+from leagues.ratings.rating import places, rate_game, recompute, unrated_game_ids
 from rummy import play
+from rummy.background import tasks
 from rummy.models import Game, Seat
 from rummy.play.bot_seats import bot_user
-from rummy.public import game_finished
 from tests.cast import make_person
 from tests.factories import started_game
 from tests.leagues.conftest import make_game
@@ -31,6 +32,15 @@ def finished(league, season, scores, minute=0, **fields):
     Game.objects.filter(pk=game.pk).update(finished_at=START + datetime.timedelta(minutes=minute))
     game.refresh_from_db()
     return game
+
+
+def run_rating_jobs():
+    """The queued rating jobs, run here (in the test's transaction); how many ran."""
+    queued = list(DBTaskResult.objects.ready().filter(task_path=tasks.rate_game.module_path))
+    for job in queued:
+        job.task.call(*job.args_kwargs["args"], **job.args_kwargs["kwargs"])
+        job.delete()
+    return len(queued)
 
 
 def rating(user, league=None):
@@ -99,16 +109,14 @@ def test_a_game_is_applied_once(cast, league, season):
     assert RatingChange.objects.filter(game=game).count() == 4  # 2 players x 2 scopes
 
 
-def test_the_signal_rates_after_commit(cast, league, season, django_capture_on_commit_callbacks):
+def test_unrated_game_ids_are_the_rated_games_without_history_rows(cast, league, season):
     a, b = cast["alice"], cast["bob"]
-    game = finished(league, season, [(a, 170), (b, 60)])
-    with django_capture_on_commit_callbacks(execute=True):
-        game_finished.send(sender=Game, game=game)
-        assert not Rating.objects.exists()  # not before the commit
-    assert rating(a, league).mu > rating(b, league).mu
-    with django_capture_on_commit_callbacks(execute=True):
-        game_finished.send(sender=Game, game=game)  # again: a no-op
-    assert rating(a, league).games == 1
+    first = finished(league, season, [(a, 170), (b, 60)], 0)
+    second = finished(league, season, [(b, 170), (a, 60)], 1)
+    finished(None, None, [(a, 170), (b, 60)], 2)  # practice: never rated
+    assert unrated_game_ids() == [first.pk, second.pk]
+    rate_game(first.pk)
+    assert unrated_game_ids() == [second.pk]
 
 
 def test_practice_games_are_not_rated(cast, league, season):
@@ -206,6 +214,8 @@ def test_a_game_ended_early_is_rated_through_the_write_path(
     with django_capture_on_commit_callbacks(execute=True):
         play.end_early(game.pk, a, game.version)
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert not Rating.objects.exists()  # background work: its job is queued
+    assert run_rating_jobs() == 1
     assert rating(a, league).games == rating(b).games == 1
     assert RatingChange.objects.filter(game=game).count() == 4
 
