@@ -2,10 +2,11 @@
 
 A job is named by a key (``JobKey``): the game and the version it is due at for a
 timeout or a bot turn, the pass's name for a periodic pass. ``offer`` inserts the key
-and enqueues the job in one transaction; a second worker finds the key and enqueues
-nothing. The key is leased: while the job waits (``QUEUED``) and while it runs (the
-job's own lease, taken when it starts), no one enqueues it again. When it is done the
-job drops its key, or (a periodic pass) leases it until the next pass is due.
+(or takes over one whose lease has passed) and enqueues the job in one transaction; a
+second worker finds the key and enqueues nothing. The key is leased: while the job
+waits (``QUEUED``) and while it runs (the job's own lease, taken when it starts), no
+one enqueues it again. When it is done the job drops its key, or (a periodic pass)
+leases it until the next pass is due.
 
 A worker killed in the middle of a job leaves the key leased and the queue's row
 ``RUNNING`` (the database backend does not notice a dead worker): once the lease has
@@ -16,7 +17,8 @@ write path's version check, a notice through its ledger's unique claim.
 
 from datetime import timedelta
 
-from django.db import IntegrityError, transaction
+from django.db import connection, models, transaction
+from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from rummy.models import JobKey
@@ -28,21 +30,60 @@ QUEUED = timedelta(minutes=10)
 RETRY = timedelta(seconds=30)
 
 
-def offer(key, task, *args, now=None) -> bool:
-    """Enqueue ``task(key, *args)`` unless ``key`` is held; True when this call did."""
+def offer(offers, now=None) -> int:
+    """Enqueue ``task(key, *args)`` for each ``(key, task, args, run_after)`` whose key
+    is free (to run from ``run_after`` on, if it is not None), all in one transaction,
+    the keys in one statement: a look offers dozens of bot turns at once, and a commit
+    each would make the look, and so every bot's answer, wait for as many round trips
+    and disk flushes. The upsert takes a free key (new, or its lease passed) and
+    returns it; a key held, or inserted by another look at the same time (this one
+    waits for that one's commit, then finds it held), is not returned.
+    Returns how many jobs it enqueued."""
+    if not offers:
+        return 0
     now = now or timezone.now()
     until = now + QUEUED
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
-                JobKey.objects.create(key=key, leased_until=until)
-        except IntegrityError:
-            # Held, unless its lease has passed: then exactly one taker renews it (the
-            # UPDATE's condition is checked again under the row's lock).
-            if not JobKey.objects.filter(key=key, leased_until__lte=now).update(leased_until=until):
-                return False
-        task.enqueue(key, *args)
-    return True
+    # In the keys' order: two looks at once lock the same rows in the same order, and
+    # so wait for each other instead of deadlocking.
+    tasks = {key: rest for key, *rest in sorted(offers, key=lambda o: o[0])}
+    adapt = connection.ops.adapt_datetimefield_value
+    quote = connection.ops.quote_name
+    table, column, lease = quote(JobKey._meta.db_table), quote("key"), quote("leased_until")
+    rows = ", ".join(["(%s, %s)"] * len(tasks))
+    params: list = []
+    for key in tasks:
+        params += [key, adapt(until)]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            # Names only are formatted in; every value is a parameter.
+            f"INSERT INTO {table} ({column}, {lease}) VALUES {rows} "
+            f"ON CONFLICT ({column}) DO UPDATE SET {lease} = excluded.{lease} "
+            f"WHERE {table}.{lease} <= %s RETURNING {column}",
+            [*params, adapt(now)],
+        )
+        taken = [key for (key,) in cursor.fetchall()]
+        for key in taken:
+            task, args, run_after = tasks[key]
+            if run_after is not None:
+                task = task.using(run_after=run_after)
+            task.enqueue(key, *args)
+    return len(taken)
+
+
+def unheld(prefix, now):
+    """A condition on ``Game``: no key ``<prefix>:<game>:<version>`` is held now. The look
+    asks for the due games that meet it: the earliest due ones are those already waiting
+    in the queue, and a look that read only the earliest would find nothing new to
+    offer while the queue is long, and so leave the rest waiting too."""
+    text = models.CharField()
+    key = Concat(
+        models.Value(f"{prefix}:"),
+        Cast(models.OuterRef("pk"), text),
+        models.Value(":"),
+        Cast(models.OuterRef("version"), text),
+        output_field=text,
+    )
+    return ~models.Exists(JobKey.objects.filter(key=key, leased_until__gt=now))
 
 
 def held(keys, now=None) -> set[str]:
@@ -55,11 +96,27 @@ def held(keys, now=None) -> set[str]:
     )
 
 
-def run(key, lease, work, *args, again_after=None):
+def run(key, lease, work, *args, again_after=None, atomic=False):
     """Run ``work(*args)`` as the job ``key``: leased for ``lease`` while it runs, then
     dropped (done), kept for ``RETRY`` (``work`` returned False: nothing was done, though
-    the job may still be due), or, for a periodic pass, leased for ``again_after``."""
+    the job may still be due), or, for a periodic pass, leased for ``again_after``.
+
+    ``atomic``: ``work`` is one short write (a game's step), and the key is dropped in
+    its transaction, one commit for both (a pass that sends email must not hold a
+    transaction open, and is not)."""
     JobKey.objects.filter(key=key).update(leased_until=timezone.now() + lease)
+    if atomic and again_after is None:
+        try:
+            with transaction.atomic():
+                result = work(*args)
+                if result is not False:
+                    JobKey.objects.filter(key=key).delete()
+        except Exception:
+            _lease(key, RETRY)
+            raise
+        if result is False:
+            _lease(key, RETRY)
+        return result
     try:
         result = work(*args)
     except Exception:

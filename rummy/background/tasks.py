@@ -25,13 +25,15 @@ PASS_LEASE = timedelta(minutes=2)
 @task(priority=20)
 def bot_turn(key, game_id, version):
     """One action of the bot to move in a game, if the game is still at ``version``."""
-    return keys.run(key, STEP_LEASE, lambda: bots.play_bot_step(game_id, version=version))
+    return keys.run(
+        key, STEP_LEASE, lambda: bots.play_bot_step(game_id, version=version), atomic=True
+    )
 
 
 @task(priority=10)
 def timeout(key, game_id, version):
     """A passed deadline, played if the game is still at ``version``."""
-    return keys.run(key, STEP_LEASE, deadlines.enforce_due, game_id, version)
+    return keys.run(key, STEP_LEASE, deadlines.enforce_due, game_id, version, atomic=True)
 
 
 def _every(seconds):
