@@ -138,7 +138,7 @@ def clear_queue():
 
 
 def threads(args):
-    return args.workers * (args.threads or (4 if args.pg_db else 1))
+    return args.workers * (args.threads or (8 if args.pg_db else 1))
 
 
 def label(args):

@@ -356,7 +356,7 @@ BOT_POLL_INTERVAL = float(os.environ.get("BOT_POLL_INTERVAL", 0.5))
 # its own connection: a job mostly waits for the database, so a few threads keep a core
 # busy where one leaves it idle. SQLite takes one writer at a time: one thread there.
 WORKER_THREADS = int(
-    os.environ.get("WORKER_THREADS", 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 4)
+    os.environ.get("WORKER_THREADS", 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8)
 )
 
 # --- Game -----------------------------------------------------------------------------

@@ -99,12 +99,15 @@ def held(keys, now=None) -> set[str]:
 def run(key, lease, work, *args, again_after=None, atomic=False):
     """Run ``work(*args)`` as the job ``key``: leased for ``lease`` while it runs, then
     dropped (done), kept for ``RETRY`` (``work`` returned False: nothing was done, though
-    the job may still be due), or, for a periodic pass, leased for ``again_after``.
+    the job may still be due), or, for a periodic pass, leased for ``again_after`` from
+    when it started: a pass that takes a while, or waited in the queue, does not push
+    every later pass back by as much (the next comes one interval after this began).
 
     ``atomic``: ``work`` is one short write (a game's step), and the key is dropped in
     its transaction, one commit for both (a pass that sends email must not hold a
     transaction open, and is not)."""
-    JobKey.objects.filter(key=key).update(leased_until=timezone.now() + lease)
+    started = timezone.now()
+    JobKey.objects.filter(key=key).update(leased_until=started + lease)
     if atomic and again_after is None:
         try:
             with transaction.atomic():
@@ -123,7 +126,7 @@ def run(key, lease, work, *args, again_after=None, atomic=False):
         _lease(key, RETRY)
         raise
     if again_after is not None:
-        _lease(key, again_after)
+        JobKey.objects.filter(key=key).update(leased_until=started + again_after)
     elif result is False:
         _lease(key, RETRY)
     else:

@@ -138,7 +138,7 @@ class Command(DatabaseWorkerCommand):
         self.configure_logging(verbosity)
         worker_id = worker_id or get_random_string(32)
 
-        def worker(n):
+        def worker():
             return Worker(
                 queue_names=["*"],
                 interval=interval,
@@ -146,8 +146,9 @@ class Command(DatabaseWorkerCommand):
                 backend_name=DEFAULT_TASK_BACKEND_ALIAS,
                 startup_delay=not once,
                 max_tasks=max_tasks,
-                # One id per thread: the queue's rows say which thread ran a job.
-                worker_id=worker_id if n == 0 else f"{worker_id}-{n}",
+                # One id for the process's threads: the queue's rows say which worker
+                # (process, machine) ran a job, the one an operator starts and stops.
+                worker_id=worker_id,
                 excluded_queue_names=[],
             )
 
@@ -155,11 +156,11 @@ class Command(DatabaseWorkerCommand):
             # In this process and this thread, signals left as they were (the tests call
             # this).
             scan.look()
-            worker(0).run()
+            worker().run()
             return
         # SIGTERM or SIGINT: each thread finishes the job it is running, then returns (or,
         # waiting for one, at once); the looker stops with them.
-        pool = Threads([worker(n) for n in range(max(threads, 1))])
+        pool = Threads([worker() for _ in range(max(threads, 1))])
         pool.configure_signals()
         looker = Looker(look_every)
         looker.start()

@@ -240,3 +240,17 @@ def test_a_bot_due_before_the_next_look_is_enqueued_now_and_played_when_due():
         assert (status["depth"], status["oldest_due_seconds"]) == (1, 90.0)
         run_jobs()
     assert Move.objects.filter(game=game, bot_level="steady").count() == 1
+
+
+def test_a_slow_pass_does_not_push_the_next_one_back(monkeypatch):
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        # The emails take 10 s to send this time.
+        monkeypatch.setattr(tasks, "notify_pass", lambda: clock.shift(10))
+        scan.look()
+        run_jobs()
+        assert jobs(tasks.notify).get().status == TaskResultStatus.SUCCESSFUL
+        # One interval after the pass began, not after it ended: the next is due.
+        clock.move_to(start + datetime.timedelta(seconds=settings.CLOCK_INTERVAL + 1))
+        scan.look()
+        assert jobs(tasks.notify).count() == 2
