@@ -33,11 +33,10 @@ RETRY = timedelta(seconds=30)
 def offer(offers, now=None) -> int:
     """Enqueue ``task(key, *args)`` for each ``(key, task, args, run_after)`` whose key
     is free (to run from ``run_after`` on, if it is not None), all in one transaction,
-    the keys in one statement: a look offers dozens of bot turns at once, and a commit
+    the keys in two statements: a look offers dozens of bot turns at once, and a commit
     each would make the look, and so every bot's answer, wait for as many round trips
-    and disk flushes. The upsert takes a free key (new, or its lease passed) and
-    returns it; a key held, or inserted by another look at the same time (this one
-    waits for that one's commit, then finds it held), is not returned.
+    and disk flushes. It takes the free keys (new, or their lease passed); a key held,
+    or inserted by another look at the same time, it leaves.
     Returns how many jobs it enqueued."""
     if not offers:
         return 0
@@ -49,19 +48,30 @@ def offer(offers, now=None) -> int:
     adapt = connection.ops.adapt_datetimefield_value
     quote = connection.ops.quote_name
     table, column, lease = quote(JobKey._meta.db_table), quote("key"), quote("leased_until")
-    rows = ", ".join(["(%s, %s)"] * len(tasks))
+    keys = list(tasks)
+    marks = ", ".join(["%s"] * len(keys))
+    rows = ", ".join(["(%s, %s)"] * len(keys))
     params: list = []
-    for key in tasks:
+    for key in keys:
         params += [key, adapt(until)]
+    # Names only are formatted into the statements; every value is a parameter.
     with transaction.atomic(), connection.cursor() as cursor:
+        # First the keys whose lease has passed (a lost job's): only those rows are
+        # locked. Then the new ones: a key another look inserts at the same time waits
+        # for that look's commit and is skipped, and a key held is neither taken nor
+        # locked, so that its running job's own update of it never waits for this look.
         cursor.execute(
-            # Names only are formatted in; every value is a parameter.
-            f"INSERT INTO {table} ({column}, {lease}) VALUES {rows} "
-            f"ON CONFLICT ({column}) DO UPDATE SET {lease} = excluded.{lease} "
-            f"WHERE {table}.{lease} <= %s RETURNING {column}",
-            [*params, adapt(now)],
+            f"UPDATE {table} SET {lease} = %s "
+            f"WHERE {column} IN ({marks}) AND {lease} <= %s RETURNING {column}",
+            [adapt(until), *keys, adapt(now)],
         )
         taken = [key for (key,) in cursor.fetchall()]
+        cursor.execute(
+            f"INSERT INTO {table} ({column}, {lease}) VALUES {rows} "
+            f"ON CONFLICT ({column}) DO NOTHING RETURNING {column}",
+            params,
+        )
+        taken += [key for (key,) in cursor.fetchall()]
         for key in taken:
             task, args, run_after = tasks[key]
             if run_after is not None:
