@@ -23,6 +23,7 @@ The figures and the machine they were measured on: docs/benchmarks.md.
 """
 
 import argparse
+import contextlib
 import os
 import secrets
 import subprocess
@@ -71,12 +72,13 @@ def set_up(args):
     call_command("migrate", "--noinput", verbosity=0)
 
 
-def start_workers(n, workdir, tag):
+def start_workers(n, workdir, tag, threads=None):
     workers = []
+    extra = ["--threads", str(threads)] if threads else []
     for i in range(n):
         log = open(workdir / f"worker-{tag}-{i}.log", "wb")  # noqa: SIM115 closed in stop_workers
         process = subprocess.Popen(
-            [sys.executable, "manage.py", "run_worker", "-v", "0"],
+            [sys.executable, "manage.py", "run_worker", "-v", "0", *extra],
             cwd=BASE_DIR,
             env=os.environ.copy(),
             stdout=log,
@@ -90,6 +92,28 @@ def cpu_seconds(pid):
     """User + system CPU of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def database_cpu(args):
+    """CPU seconds so far of the PostgreSQL backends serving the scratch database, by pid
+    (the server's shared processes, and other databases' backends, are not counted)."""
+    if not args.pg_db:
+        return {}
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [args.pg_db])
+        pids = [pid for (pid,) in cursor.fetchall()]
+    seconds = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):  # gone, or not on this machine
+            seconds[pid] = cpu_seconds(pid)
+    return seconds
+
+
+def database_cpu_since(args, before):
+    after = database_cpu(args)
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
 def stop_workers(workers):
@@ -113,6 +137,14 @@ def clear_queue():
     JobKey.objects.all().delete()
 
 
+def threads(args):
+    return args.workers * (args.threads or (8 if args.pg_db else 1))
+
+
+def label(args):
+    return f"{args.workers} worker(s) x {threads(args) // args.workers} thread(s)"
+
+
 def pct(values, p):
     values = sorted(values)
     if not values:
@@ -131,23 +163,28 @@ def part_noop(args, workdir):
     clear_queue()
     for _ in range(args.jobs):
         noop.enqueue()
-    workers = start_workers(args.workers, workdir, "noop")
+    workers = start_workers(args.workers, workdir, "noop", args.threads)
     # The start-up (Django, the first look) is not the queue's: measured from the
     # first job done to the last.
     done = DBTaskResult.objects.filter(task_path=noop.module_path, status="SUCCESSFUL")
     while not done.exists():
         time.sleep(0.05)
     started, cpu0 = time.monotonic(), sum(cpu_seconds(p.pid) for p, _ in workers)
+    db0 = database_cpu(args)
     first = done.count()
     while (count := done.count()) < args.jobs:
         time.sleep(0.1)
     seconds = time.monotonic() - started
     cpu = sum(cpu_seconds(p.pid) for p, _ in workers) - cpu0
+    db = database_cpu_since(args, db0)
     stop_workers(workers)
     ran = count - first
+    # The wall time of one job, to one thread: what a job waits for besides the CPU.
     print(
-        f"noop: {args.workers} worker(s), {ran} jobs in {seconds:.1f} s: "
-        f"{ran / seconds:.0f} jobs/s; workers' CPU {1000 * cpu / ran:.2f} ms per job"
+        f"noop: {label(args)}, {ran} jobs in {seconds:.1f} s: "
+        f"{ran / seconds:.0f} jobs/s; workers' CPU {1000 * cpu / ran:.2f} ms per job, "
+        f"PostgreSQL's {1000 * db / ran:.2f} ms; each thread "
+        f"{1000 * seconds * threads(args) / ran:.1f} ms of wall time per job"
     )
 
 
@@ -178,6 +215,8 @@ def person_turns(games, stop_at):
 
 
 def part_bots(args, workdir):
+    import datetime
+
     from django.db.models import F, Window
     from django.db.models.functions import Lag
     from django_tasks_db.models import DBTaskResult
@@ -194,16 +233,18 @@ def part_bots(args, workdir):
     ]
     games = [(play.start_practice(p, args.bots, args.level).pk, p) for p in people]
     ids = [pk for pk, _ in games]
-    workers = start_workers(args.workers, workdir, "bots")
+    workers = start_workers(args.workers, workdir, "bots", args.threads)
     time.sleep(args.warm_up)
     started = time.monotonic()
     from django.utils import timezone
 
     since = timezone.now()
     cpu0 = sum(cpu_seconds(p.pid) for p, _ in workers)
+    db0 = database_cpu(args)
     person_turns(games, started + args.duration)
     seconds = time.monotonic() - started
     cpu = sum(cpu_seconds(p.pid) for p, _ in workers) - cpu0
+    db = database_cpu_since(args, db0)
     stop_workers(workers)
     moves = (
         Move.objects.filter(game_id__in=ids)
@@ -217,13 +258,50 @@ def part_bots(args, workdir):
     ]
     jobs = DBTaskResult.objects.filter(
         task_path=tasks.bot_turn.module_path, status="SUCCESSFUL", finished_at__gte=since
-    ).count()
+    )
+    made = max(len(latency), 1)
     print(
-        f"bots: {args.workers} worker(s), {args.games} games of {args.bots} bots, "
+        f"bots: {label(args)}, {args.games} games of {args.bots} bots, "
         f"{len(latency)} bot moves in {seconds:.0f} s ({len(latency) / seconds:.1f}/s), "
-        f"{jobs} bot jobs; latency from due to made p50 {pct(latency, 50):.2f} s, "
+        f"{jobs.count()} bot jobs; latency from due to made p50 {pct(latency, 50):.2f} s, "
         f"p95 {pct(latency, 95):.2f} s, max {max(latency, default=float('nan')):.2f} s; "
-        f"workers' CPU {1000 * cpu / max(len(latency), 1):.0f} ms per bot move"
+        f"workers' CPU {1000 * cpu / made:.1f} ms per bot move, PostgreSQL's "
+        f"{1000 * db / made:.1f} ms"
+    )
+    # Where the latency goes, from the queue's own timestamps: due (the move before, plus
+    # the pause) to enqueued (the look), enqueued to started (waiting for a thread),
+    # started to the move's commit (the job).
+    moves_made = Move.objects.filter(game_id__in=ids, created_at__gte=since)
+    made_at = {
+        (game, seq): at for game, seq, at in moves_made.values_list("game_id", "seq", "created_at")
+    }
+    look, wait, run = [], [], []
+    for key, enqueued, started_at in jobs.values_list(
+        "args_kwargs__args__0", "enqueued_at", "started_at"
+    ):
+        _bot, game, version = key.split(":")
+        before = made_at.get((int(game), int(version)))
+        after = made_at.get((int(game), int(version) + 1))
+        if before is None or after is None:
+            continue
+        due = before + datetime.timedelta(seconds=args.bot_delay)
+        # Negative: enqueued ahead of time (due before the next look), to run when due.
+        look.append((enqueued - due).total_seconds())
+        wait.append((started_at - max(enqueued, due)).total_seconds())
+        run.append((after - started_at).total_seconds())
+    print(
+        "bots: p50 / p95 of due to enqueued (the look) "
+        f"{pct(look, 50):.2f} / {pct(look, 95):.2f} s, due and enqueued to started (the queue) "
+        f"{pct(wait, 50):.2f} / {pct(wait, 95):.2f} s, started to made (the job) "
+        f"{pct(run, 50):.2f} / {pct(run, 95):.2f} s"
+    )
+    # What 200 games ask for when every bot answers at once: a bot move each pause at
+    # most, per game (less by the person's turns).
+    demand = args.games / args.bot_delay
+    print(
+        f"bots: demand at most {demand:.0f} bot moves/s; at the CPU measured here "
+        f"{demand * (cpu + db) / made:.2f} cores (workers {demand * cpu / made:.2f}, "
+        f"PostgreSQL {demand * db / made:.2f})"
     )
     # The practice games end here: their bots must not hold up the next part.
     from rummy.models import Game
@@ -267,7 +345,7 @@ def part_emails(args, workdir):
         Game.objects.filter(pk=game.pk).update(turn_deadline=due)
         ids.append(game.pk)
     del owner
-    workers = start_workers(args.workers, workdir, "emails")
+    workers = start_workers(args.workers, workdir, "emails", args.threads)
     time.sleep(args.warm_up + args.duration + 2 * args.clock_interval)
     stop_workers(workers)
     delays = []
@@ -278,7 +356,7 @@ def part_emails(args, workdir):
         if notice is not None:
             delays.append((notice.sent_at - game.turn_started_at).total_seconds())
     print(
-        f"emails: {args.workers} worker(s), {len(delays)} of {len(ids)} 'your move' emails "
+        f"emails: {label(args)}, {len(delays)} of {len(ids)} 'your move' emails "
         f"after a timeout; from due to sent p50 {pct(delays, 50):.1f} s, "
         f"p95 {pct(delays, 95):.1f} s, max {max(delays, default=float('nan')):.1f} s "
         f"(one pass: CLOCK_INTERVAL {args.clock_interval} s)"
@@ -292,6 +370,9 @@ def main():
         "--pg-url", default=os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
     )
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument(
+        "--threads", type=int, help="each worker's threads (default: WORKER_THREADS's)"
+    )
     parser.add_argument("--parts", default="noop,bots,emails")
     parser.add_argument("--jobs", type=int, default=2000)
     parser.add_argument("--games", type=int, default=200)

@@ -365,6 +365,12 @@ CLOCK_INTERVAL = int(os.environ.get("CLOCK_INTERVAL", 30))
 # How often each worker looks for game work that is due (seconds): passed deadlines and
 # bot turns; a bot answers within about this after its pause.
 BOT_POLL_INTERVAL = float(os.environ.get("BOT_POLL_INTERVAL", 0.5))
+# How many jobs each worker runs at once (`run_worker --threads`), each in a thread with
+# its own connection: a job mostly waits for the database, so a few threads keep a core
+# busy where one leaves it idle. SQLite takes one writer at a time: one thread there.
+WORKER_THREADS = int(
+    os.environ.get("WORKER_THREADS", 1 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 8)
+)
 
 # --- Game -----------------------------------------------------------------------------
 # A bot's human-like pause before it acts: a random number of seconds in this range

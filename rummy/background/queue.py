@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 from django_tasks import TaskResultStatus
-from django_tasks_db.models import DBTaskResult
+from django_tasks_db.models import DBTaskResult, get_date_max
 
 from rummy.models import JobKey
 
@@ -32,8 +32,14 @@ def status(now=None) -> dict:
     running, failures in the last hour, and whether the queue keeps up."""
     now = now or timezone.now()
     due = DBTaskResult.objects.ready()
-    oldest = due.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
-    # Jobs are never deferred here: a job is due from when it was enqueued.
+    # A job is due from when it was enqueued, or, one enqueued ahead of time (a bot turn
+    # due before the next look), from the time it was to run.
+    never = get_date_max()
+    since = [
+        due.filter(run_after=never).order_by("enqueued_at").values_list("enqueued_at").first(),
+        due.exclude(run_after=never).order_by("run_after").values_list("run_after").first(),
+    ]
+    oldest = min((first[0] for first in since if first), default=None)
     age = max((now - oldest).total_seconds(), 0.0) if oldest else 0.0
     return {
         "depth": due.count(),

@@ -31,13 +31,15 @@ logger = logging.getLogger(__name__)
 @task(priority=20)
 def bot_turn(key, game_id, version):
     """One action of the bot to move in a game, if the game is still at ``version``."""
-    return keys.run(key, STEP_LEASE, lambda: bots.play_bot_step(game_id, version=version))
+    return keys.run(
+        key, STEP_LEASE, lambda: bots.play_bot_step(game_id, version=version), atomic=True
+    )
 
 
 @task(priority=10)
 def timeout(key, game_id, version):
     """A passed deadline, played if the game is still at ``version``."""
-    return keys.run(key, STEP_LEASE, deadlines.enforce_due, game_id, version)
+    return keys.run(key, STEP_LEASE, deadlines.enforce_due, game_id, version, atomic=True)
 
 
 @task(priority=5)
@@ -64,7 +66,7 @@ def rate_game(key, game_id):
 
 def offer_rating(game_id, now=None) -> bool:
     """Offer the job that rates ``game_id`` (nothing if it is offered already)."""
-    return keys.offer(rating_key(game_id), rate_game, game_id, now=now)
+    return keys.offer([(rating_key(game_id), rate_game, (game_id,), None)], now=now) > 0
 
 
 def on_game_finished(sender, game, **kwargs):

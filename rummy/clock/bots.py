@@ -36,12 +36,13 @@ def due_games(now=None, limit=LIMIT):
     )
 
 
-def due_steps(now, limit=LIMIT):
-    """(id, version) of the games whose bot is due, the earliest first."""
+def due_steps(now, limit=LIMIT, *conditions):
+    """(id, version, when due) of the games whose bot is due by ``now``, the earliest
+    first (and that meet ``conditions``, expressions on ``Game``)."""
     return list(
-        Game.objects.filter(bot_due_at__lte=now, status=Game.Status.ACTIVE)
+        Game.objects.filter(*conditions, bot_due_at__lte=now, status=Game.Status.ACTIVE)
         .order_by("bot_due_at")
-        .values_list("pk", "version")[:limit]
+        .values_list("pk", "version", "bot_due_at")[:limit]
     )
 
 

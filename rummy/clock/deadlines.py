@@ -38,10 +38,11 @@ def enforce_due(game_id, version) -> bool:
     return game is not None and enforce_deadline(game)
 
 
-def due_games(now, limit=200):
-    """(id, version) of the games whose deadline has passed, the earliest first."""
+def due_games(now, limit=200, *conditions):
+    """(id, version) of the games whose deadline has passed, the earliest first (and that
+    meet ``conditions``, expressions on ``Game``)."""
     return list(
-        Game.objects.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now)
+        Game.objects.filter(*conditions, status=Game.Status.ACTIVE, turn_deadline__lte=now)
         .order_by("turn_deadline")
         .values_list("pk", "version")[:limit]
     )

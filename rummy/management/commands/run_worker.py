@@ -1,8 +1,17 @@
-"""A background worker: the database backend's worker (django-tasks-db's ``db_worker``)
-with the look for due work (``rummy.background.scan``) beside it, in a thread of its own.
-Run any number of them, on any machine that reaches the database."""
+"""A background worker: the database backend's worker (django-tasks-db's ``db_worker``),
+in ``--threads`` threads of one process, with the look for due work
+(``rummy.background.scan``) beside them, in a thread of its own. Run any number of them,
+on any machine that reaches the database.
+
+Several threads, because a job mostly waits for the database (its queries and commits,
+the queue's own claim and finish), not for the CPU: one thread leaves the core idle while
+it waits; a few keep it busy. Each thread has its own connection and claims its own
+jobs, exactly as separate workers would.
+"""
 
 import logging
+import signal
+import sys
 import threading
 
 from django.conf import settings
@@ -31,7 +40,7 @@ class Looker(threading.Thread):
         try:
             while not self.stopping.is_set():
                 try:
-                    scan.look()
+                    scan.look(ahead=self.interval)
                 except Exception:
                     log.exception("the look for due work failed")
                 # A long-running thread must not keep a connection the server dropped.
@@ -43,6 +52,55 @@ class Looker(threading.Thread):
     def stop(self):
         self.stopping.set()
         self.join(timeout=30)
+
+
+class Threads:
+    """``workers`` (the backend's ``Worker``), each running in a thread of its own.
+
+    The signals are this process's, not each worker's: the first SIGTERM or SIGINT tells
+    every thread to stop once its job is done (one waiting for a job stops within its
+    poll interval) and ``run`` returns when all have; a second one exits at once."""
+
+    def __init__(self, workers):
+        self.workers = workers
+        self.stopping = False
+
+    def _run(self, worker):
+        try:
+            worker.run()
+        except Exception:
+            log.exception("a worker thread stopped")
+        finally:
+            connections.close_all()
+
+    def shutdown(self, signum, frame):
+        if self.stopping:
+            self.reset_signals()
+            sys.exit(1)
+        self.stopping = True
+        for worker in self.workers:
+            worker.running = False
+
+    def configure_signals(self):
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT):
+            signal.signal(signum, self.shutdown)
+
+    def reset_signals(self):
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGQUIT):
+            signal.signal(signum, signal.SIG_DFL)
+
+    def run(self):
+        # Daemon threads: a second signal's exit does not wait for them.
+        threads = [
+            threading.Thread(target=self._run, args=(w,), name=f"worker-{i}", daemon=True)
+            for i, w in enumerate(self.workers)
+        ]
+        for thread in threads:
+            thread.start()
+        # Joined with a timeout, so that the main thread runs the signal handlers.
+        while any(thread.is_alive() for thread in threads):
+            for thread in threads:
+                thread.join(timeout=0.2)
 
 
 class Command(DatabaseWorkerCommand):
@@ -65,29 +123,45 @@ class Command(DatabaseWorkerCommand):
             action="store_true",
             help=_("Look for due work once, run every job it finds, and exit."),
         )
+        parser.add_argument(
+            "--threads",
+            type=int,
+            default=settings.WORKER_THREADS,
+            help=_("How many jobs this worker runs at once, each in a thread of its own."),
+        )
         # The worker's own wait for a job, when there is none (seconds).
         parser.set_defaults(interval=settings.BOT_POLL_INTERVAL)
 
-    def handle(self, *, verbosity, interval, look_every, once, max_tasks, worker_id, **options):
+    def handle(
+        self, *, verbosity, interval, look_every, once, threads, max_tasks, worker_id, **options
+    ):
         self.configure_logging(verbosity)
-        worker = Worker(
-            queue_names=["*"],
-            interval=interval,
-            batch=once,
-            backend_name=DEFAULT_TASK_BACKEND_ALIAS,
-            startup_delay=not once,
-            max_tasks=max_tasks,
-            worker_id=worker_id or get_random_string(32),
-            excluded_queue_names=[],
-        )
+        worker_id = worker_id or get_random_string(32)
+
+        def worker():
+            return Worker(
+                queue_names=["*"],
+                interval=interval,
+                batch=once,
+                backend_name=DEFAULT_TASK_BACKEND_ALIAS,
+                startup_delay=not once,
+                max_tasks=max_tasks,
+                # One id for the process's threads: the queue's rows say which worker
+                # (process, machine) ran a job, the one an operator starts and stops.
+                worker_id=worker_id,
+                excluded_queue_names=[],
+            )
+
         if once:
-            # In this process, signals left as they were (the tests call this).
+            # In this process and this thread, signals left as they were (the tests call
+            # this).
             scan.look()
-            worker.run()
+            worker().run()
             return
-        # SIGTERM or SIGINT: the worker finishes the job it is running, then returns (or,
-        # waiting for one, exits at once); the looker stops with it.
-        worker.configure_signals()
+        # SIGTERM or SIGINT: each thread finishes the job it is running, then returns (or,
+        # waiting for one, at once); the looker stops with them.
+        pool = Threads([worker() for _ in range(max(threads, 1))])
+        pool.configure_signals()
         looker = Looker(look_every)
         looker.start()
         try:
@@ -97,9 +171,9 @@ class Command(DatabaseWorkerCommand):
                 % {"seconds": f"{look_every:g}"}
             )
             self.stdout.flush()
-            worker.run()
+            pool.run()
         finally:
             looker.stop()
-            worker.reset_signals()
+            pool.reset_signals()
             self.stdout.write(_("Background worker stopped."))
             self.stdout.flush()

@@ -203,3 +203,54 @@ def test_tidy_keeps_failures_a_day_and_jobs_done_an_hour():
     with time_machine.travel(start + queue.KEEP + datetime.timedelta(minutes=1)):
         queue.tidy()
         assert not DBTaskResult.objects.exists()
+
+
+def test_a_look_offers_due_bot_turns_past_those_already_waiting(monkeypatch):
+    # Each look reads a few due games at most: those already waiting in the queue must
+    # not hide the others behind them.
+    monkeypatch.setattr(scan, "LIMIT", 1)
+    first, second = _bot_due(), _bot_due()
+    scan.look()
+    scan.look()
+    offered = {job.args_kwargs["args"][0] for job in jobs(tasks.bot_turn)}
+    assert offered == {f"bot:{g.pk}:{g.version}" for g in (first, second)}
+    run_jobs()
+    for game in (first, second):
+        assert Move.objects.filter(game=game, bot_level="steady").count() == 1
+
+
+def test_a_bot_due_before_the_next_look_is_enqueued_now_and_played_when_due():
+    game = _bot_due()
+    start = timezone.now()
+    due = start + datetime.timedelta(seconds=5)
+    Game.objects.filter(pk=game.pk).update(bot_due_at=due)
+    with time_machine.travel(start, tick=False):
+        scan.look()
+        assert not jobs(tasks.bot_turn).exists()  # not due before the next look
+        scan.look(ahead=10)
+        (job,) = jobs(tasks.bot_turn)
+        assert job.run_after == due
+        assert scan.look(ahead=10) == 0  # held: enqueued once
+        run_jobs()
+        assert not Move.objects.filter(game=game, bot_level="steady").exists()
+        assert queue.status()["depth"] == 0  # waiting, but not due yet
+    with time_machine.travel(due + datetime.timedelta(seconds=90), tick=False):
+        status = queue.status()
+        # Due for 90 s (from when it was to run, not from when it was enqueued).
+        assert (status["depth"], status["oldest_due_seconds"]) == (1, 90.0)
+        run_jobs()
+    assert Move.objects.filter(game=game, bot_level="steady").count() == 1
+
+
+def test_a_slow_pass_does_not_push_the_next_one_back(monkeypatch):
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        # The emails take 10 s to send this time.
+        monkeypatch.setattr(tasks, "notify_pass", lambda: clock.shift(10))
+        scan.look()
+        run_jobs()
+        assert jobs(tasks.notify).get().status == TaskResultStatus.SUCCESSFUL
+        # One interval after the pass began, not after it ended: the next is due.
+        clock.move_to(start + datetime.timedelta(seconds=settings.CLOCK_INTERVAL + 1))
+        scan.look()
+        assert jobs(tasks.notify).count() == 2

@@ -68,9 +68,17 @@ def _manage(db, *args):
     ).stdout
 
 
-def _start_worker(db):
+def _start_worker(db, threads=1):
     return subprocess.Popen(
-        [sys.executable, "manage.py", "run_worker", "--look-every", "30"],
+        [
+            sys.executable,
+            "manage.py",
+            "run_worker",
+            "--look-every",
+            "30",
+            "--threads",
+            str(threads),
+        ],
         cwd=ROOT,
         env=_env(SQLITE_PATH=str(db)),
         stdout=subprocess.PIPE,
@@ -100,9 +108,11 @@ def _wait_for(path, process, timeout=60):
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_the_worker_stops_at_once_on_a_signal_while_it_waits(worker_db, signum):
-    worker = _start_worker(worker_db)
+@pytest.mark.parametrize(
+    ("signum", "threads"), [(signal.SIGTERM, 1), (signal.SIGINT, 1), (signal.SIGTERM, 3)]
+)
+def test_the_worker_stops_at_once_on_a_signal_while_it_waits(worker_db, signum, threads):
+    worker = _start_worker(worker_db, threads)
     try:
         assert "Background worker running" in first_line(worker, timeout=30)
         worker.send_signal(signum)
@@ -111,7 +121,10 @@ def test_the_worker_stops_at_once_on_a_signal_while_it_waits(worker_db, signum):
         _stopped(worker)
 
 
-def test_sigterm_during_a_job_lets_the_job_finish_then_the_worker_exits(worker_db, tmp_path):
+@pytest.mark.parametrize("threads", [1, 3])
+def test_sigterm_during_a_job_lets_the_job_finish_then_the_worker_exits(
+    worker_db, tmp_path, threads
+):
     _manage(
         worker_db,
         "shell",
@@ -121,7 +134,8 @@ def test_sigterm_during_a_job_lets_the_job_finish_then_the_worker_exits(worker_d
         "from tests.rummy.background.slow import wait_for_go; "
         f"wait_for_go.enqueue({str(tmp_path)!r})",
     )
-    worker = _start_worker(worker_db)
+    # With several threads, the others wait for jobs meanwhile: they stop, this one not.
+    worker = _start_worker(worker_db, threads)
     try:
         _wait_for(tmp_path / "started", worker)
         worker.send_signal(signal.SIGTERM)
