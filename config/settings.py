@@ -9,6 +9,7 @@ DEBUG is then off unless asked for.
 import os
 from email.utils import parseaddr
 from pathlib import Path
+from urllib.parse import urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -161,6 +162,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Seconds a Redis read may take (the pub/sub layer's reader waits 0.1 s at a time).
 CHANNEL_SOCKET_TIMEOUT = 30
 if REDIS_URL:
+    # Pub/sub channels belong to the whole Redis server, not to the database number in
+    # REDIS_URL: two sites (or a site and its tests) on one server would hear each
+    # other's groups. The prefix keeps them apart: the database number by default, or
+    # CHANNEL_PREFIX for sites that share a database number.
+    CHANNEL_PREFIX = os.environ.get("CHANNEL_PREFIX") or "carousel:{}".format(
+        urlparse(REDIS_URL).path.strip("/") or "0"
+    )
     CHANNEL_LAYERS = {
         "default": {
             # Redis pub/sub (README "The channel layer"): a group send is one
@@ -182,6 +190,7 @@ if REDIS_URL:
                         "socket_keepalive": True,
                     }
                 ],
+                "prefix": CHANNEL_PREFIX,
             },
         }
     }

@@ -2,9 +2,8 @@
 document whose format is docs/data-export.md (a test holds the two to each other).
 
 Each top-level section is made by one function of ``SECTIONS``; a part of the site that
-keeps something more about people adds its own with ``section`` (chat's messages, once
-chat exists, are expected under ``chat_messages``: until then it is an empty list, so the
-format already has its place). rummy's sections come through ``rummy.public``.
+keeps something more about people adds its own with ``section`` (the chat's, from its
+app's ``ready``: ``chat.personal``). rummy's sections come through ``rummy.public``.
 """
 
 from collections.abc import Callable
@@ -152,12 +151,6 @@ def _rummy(user):
 
 for _name in ("seats", "moves", "email_notices", "push_devices", "push_notices", "games"):
     section(_name)(lambda user, _name=_name: _rummy(user)[_name])
-
-
-@section("chat_messages")
-def chat_messages(user):
-    """Nothing yet: chat registers its own section under this name."""
-    return []
 
 
 def export(user):

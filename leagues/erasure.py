@@ -27,8 +27,9 @@ from leagues.services import LeagueError, lock_league
 from rummy.public import forget_player, played_in_leagues
 
 # Sent inside the deletion's transaction, after the row was made anonymous, with
-# ``user``: a part of the site that keeps more about people (chat's messages, once chat
-# exists) removes or anonymises its own there; an exception undoes the whole deletion.
+# ``user`` and ``old_names`` (the names and address it had): a part of the site that
+# keeps more about people (the chat: ``chat.personal``) removes or anonymises its own
+# there; an exception undoes the whole deletion.
 account_deleted = Signal()
 
 
@@ -147,5 +148,5 @@ def delete_account(user):
     # Stored words, so in the site's own language (pages word the name for each reader).
     with translation.override(settings.LANGUAGE_CODE):
         _scrub_records(user, old_names, league_ids, str(user.name))
-    account_deleted.send(sender=User, user=user)
+    account_deleted.send(sender=User, user=user, old_names=old_names)
     return user

@@ -68,6 +68,30 @@ def seeded_deals(monkeypatch):
     monkeypatch.setattr(store, "system_random", random.Random(0))
 
 
+def _chat(league, game, carol, alice, bob):
+    """Carol's part of the chat: a message naming her and a quick phrase at the running
+    game, a board post, a block, a mute (recorded by Alice) and a report of Bob's
+    message."""
+    from chat.models import Block, BoardPost, Message, ModerationAction, Mute, Report
+
+    Message.objects.create(game=game, league=league, author=carol, text="Carol here", token="c1")
+    Message.objects.create(game=game, league=league, author=carol, phrase="thanks", token="c2")
+    by_bob = Message.objects.create(game=game, league=league, author=bob, text="hi", token="b1")
+    BoardPost.objects.create(league=league, author=carol, text="Carol's cake on Monday", token="p")
+    Block.objects.create(blocker=carol, blocked=bob)
+    Mute.objects.create(
+        league=league,
+        user=carol,
+        until=timezone.now() + datetime.timedelta(hours=1),
+        reason="calm",
+        by=alice,
+    )
+    ModerationAction.objects.create(
+        league=league, actor=alice, actor_name="Alice", action="muted", subject="Carol"
+    )
+    Report.objects.create(message=by_bob, reporter=carol, reason=Report.Reason.RUDE)
+
+
 @pytest.fixture
 def world(cast, league, seeded_deals):
     """Carol's finished game with Bob (rated, in a closed season with frozen standings,
@@ -102,6 +126,7 @@ def world(cast, league, seeded_deals):
     with transaction.atomic():
         record(league, carol, AdminAction.Action.INVITE_CREATED, subject="an invite")
         record(league, alice, AdminAction.Action.ROLE_CHANGED, subject="Carol")
+    _chat(league, running, carol, alice, bob)
     return {
         "league": league,
         "finished": finished,

@@ -86,7 +86,15 @@ def test_the_export_is_the_players_own(carol_data, cast, world):
     assert {s["game"] for s in carol_data["seats"]} == {world["finished"].pk, world["running"].pk}
     assert carol_data["push_devices"][0]["device"] == "Firefox on Android"
     assert carol_data["ratings"]["history"]
-    assert carol_data["chat_messages"] == []
+    # Her chat (``chat.personal``): her own messages, posts, blocks, mutes and reports.
+    assert [(m["text"], m["phrase"]) for m in carol_data["chat_messages"]] == [
+        ("Carol here", None),
+        ("", "thanks"),
+    ]
+    assert [p["text"] for p in carol_data["board_posts"]] == ["Carol's cake on Monday"]
+    assert [b["blocked"] for b in carol_data["chat_blocks"]] == ["Bob"]
+    assert [m["reason"] for m in carol_data["chat_mutes"]] == ["calm"]
+    assert [r["reason"] for r in carol_data["chat_reports"]] == ["rude"]
     # Only finished games come as records; the running one would show others' hands.
     assert [g["game"] for g in carol_data["games"]] == [world["finished"].pk]
     assert carol_data["games"][0]["record"]["format"] == "carousel-vectors/1"

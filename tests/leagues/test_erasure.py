@@ -308,3 +308,21 @@ def test_other_parts_of_the_site_hear_of_the_deletion_inside_it(client, cast, wo
     finally:
         erasure.account_deleted.disconnect(listener)
     assert heard == [(cast.carol.pk, f"Deleted player {cast.carol.pk}", True)]
+
+
+def test_her_chat_goes_with_her_account(client, cast, world):
+    """The chat's part (``chat.personal``): her messages and posts, which may name her,
+    her blocks, mutes, reports and read marks go; the moderation record that named her
+    keeps its row under the neutral name; Bob's message stays."""
+    from chat.models import Block, BoardPost, Message, ModerationAction, Mute, Report
+
+    assert delete_carol(client, cast).status_code == 302
+    carol = cast.carol
+    assert not Message.objects.filter(author=carol).exists()
+    assert not BoardPost.objects.filter(author=carol).exists()
+    assert not Block.objects.filter(blocker=carol).exists()
+    assert not Mute.objects.filter(user=carol).exists()
+    assert not Report.objects.filter(reporter=carol).exists()
+    assert Message.objects.filter(author=cast.bob, text="hi").exists()
+    muted = ModerationAction.objects.get(action="muted")
+    assert muted.subject == f"Deleted player {carol.pk}"

@@ -1,0 +1,127 @@
+"""What the chat keeps about a person: their part of the download of their data
+(``leagues.data_export``, documented in docs/data-export.md), and what goes when their
+account is deleted (``leagues.erasure.account_deleted``). Connected in ``ChatConfig``.
+
+On deletion their words go: the messages and board posts they wrote (a message's words
+may name them, and a neutral author's name would not change that), their blocks both
+ways, mutes, reports and read marks; in the moderation record, what named them or quoted
+their words is reworded, as the leagues' record is.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import translation
+
+from chat.models import (
+    Block,
+    BoardPost,
+    BoardReadMark,
+    Message,
+    ModerationAction,
+    Mute,
+    ReadMark,
+    Report,
+)
+from leagues.data_export import section
+
+
+def _iso(moment):
+    return moment.isoformat() if moment is not None else None
+
+
+def chat_messages(user):
+    """Every chat message the player wrote: its words, or the quick phrase's id."""
+    return [
+        {
+            "game": m.game_id,
+            "league": m.league.slug if m.league_id else None,
+            "sent_at": _iso(m.created_at),
+            "text": m.text,
+            "phrase": m.phrase or None,
+            "hidden": m.hidden,
+        }
+        for m in Message.objects.filter(author=user).select_related("league").order_by("pk")
+    ]
+
+
+def board_posts(user):
+    """Every post the player wrote on a league's board."""
+    return [
+        {
+            "league": p.league.slug,
+            "posted_at": _iso(p.created_at),
+            "text": p.text,
+            "pinned": p.pinned,
+            "hidden": p.hidden,
+        }
+        for p in BoardPost.objects.filter(author=user).select_related("league").order_by("pk")
+    ]
+
+
+def chat_blocks(user):
+    """Whom the player blocked (by the name they are shown by)."""
+    return [
+        {"blocked": b.blocked.name, "since": _iso(b.created_at)}
+        for b in Block.objects.filter(blocker=user).select_related("blocked").order_by("pk")
+    ]
+
+
+def chat_mutes(user):
+    """Every time a league's admins muted the player, with the reason they were shown."""
+    return [
+        {"league": m.league.slug, "until": _iso(m.until), "reason": m.reason}
+        for m in Mute.objects.filter(user=user).select_related("league").order_by("pk")
+    ]
+
+
+def chat_reports(user):
+    """Every report the player made of a message."""
+    return [
+        {
+            "message_game": r.message.game_id,
+            "reason": r.reason,
+            "words": r.words,
+            "reported_at": _iso(r.created_at),
+        }
+        for r in Report.objects.filter(reporter=user).select_related("message").order_by("pk")
+    ]
+
+
+def register_sections():
+    for function in (chat_messages, board_posts, chat_blocks, chat_mutes, chat_reports):
+        section(function.__name__)(function)
+
+
+def forget(sender, user, old_names=(), **kwargs):
+    """``account_deleted``: inside the deletion's transaction, after the account was made
+    anonymous (``user.name`` is already the neutral one)."""
+    quoted = [p.text[:80] for p in BoardPost.objects.filter(author=user)]
+    words = ModerationAction.objects.filter(
+        Q(message__author=user)
+        | Q(
+            action__in=[ModerationAction.Action.MUTED, ModerationAction.Action.UNMUTED],
+            subject__in=[n for n in old_names if n],
+        )
+    )
+    # Stored words, in the site's own language, as the leagues' record does.
+    with translation.override(settings.LANGUAGE_CODE):
+        new_name = str(user.name)
+    words.update(subject=new_name)
+    ModerationAction.objects.filter(actor=user).update(actor_name=new_name)
+    ModerationAction.objects.filter(
+        action__in=[
+            ModerationAction.Action.PINNED,
+            ModerationAction.Action.UNPINNED,
+            ModerationAction.Action.POST_HIDDEN,
+        ],
+        subject__in=quoted,
+    ).update(subject="")
+    Message.objects.filter(author=user).delete()
+    BoardPost.objects.filter(author=user).delete()
+    Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    Mute.objects.filter(user=user).delete()
+    Report.objects.filter(reporter=user).delete()
+    ReadMark.objects.filter(user=user).delete()
+    BoardReadMark.objects.filter(user=user).delete()
