@@ -65,6 +65,11 @@ SEARCH_WORK = 12_000_000
 # go this much wider than the narrowest.
 BAND_SHARE = 4
 BANDS_WIDER = 2
+# A round of two tables is chosen among every way to split it when there are at most
+# this many.
+REDRAW_MOST = 500
+# A step tries the swaps of at most this many members in conflict, drawn at random.
+CONFLICTED_TRIED = 6
 # What a step costs in look-ups besides its look-ups (choosing, swapping, bookkeeping).
 STEP_WORK = 300
 # A member moved in a round may not be moved in it again for this many visits of the
@@ -331,7 +336,8 @@ def _improve(
         if best <= band[1] - band[0] or band[0] < 0 or work_left <= 0:
             continue
         budget = min(SEARCH_WORK // BAND_SHARE, work_left)
-        reached, used = _search(tables_by_round, meetings, rng, steps, band, budget)
+        search = _redraw if _few_partitions(tables_by_round) else _search
+        reached, used = search(tables_by_round, meetings, rng, steps, band, budget)
         work_left -= used
         if reached < best:
             best = reached
@@ -343,6 +349,81 @@ def _improve(
             break
     tables_by_round[:] = best_tables
     _recount(meetings, tables_by_round)
+
+
+def _few_partitions(tables_by_round: list[list[list[int]]]) -> bool:
+    """Whether every round that can change seats its members at two tables, in few
+    enough ways that a round can be chosen among all of them."""
+    return all(
+        len(tables) == 2
+        and math.comb(len(tables[0]) + len(tables[1]), len(tables[0])) <= REDRAW_MOST
+        for tables in tables_by_round
+        if len(tables) > 1
+    )
+
+
+def _redraw(
+    tables_by_round: list[list[list[int]]],
+    meetings: list[list[int]],
+    rng: random.Random,
+    steps: int,
+    band: tuple[int, int],
+    work_limit: int,
+) -> tuple[int, int]:
+    """The search for small memberships at two tables a round, where one swap changes
+    too much at once: a step takes a round out and puts it back split in the way that
+    costs least (on the same cost as :func:`_search`), among every way there is; when a
+    pass over the rounds changes nothing, one round is split at random. Keeps the best
+    plan seen, and returns its spread and the work done."""
+    low, high = band
+    most = len(tables_by_round) + 2
+    cost = [max(0, (c - low) * (c - high)) for c in range(most + 1)]
+    more = [cost[c + 1] - cost[c] for c in range(most)]
+    movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
+    current = _cost(meetings, cost)
+    best = current
+    best_tables = [[t[:] for t in tables] for tables in tables_by_round]
+    work = 0
+    step = 0
+    stale = 0
+    while current and step < steps and work < work_limit:
+        step += 1
+        r = movable[step % len(movable)]
+        if step % len(movable) == 0:
+            rng.shuffle(movable)
+        tables = tables_by_round[r]
+        for table in tables:
+            _meet(meetings, table, -1)
+        seated = sorted(tables[0] + tables[1])
+        first, rest = seated[0], seated[1:]
+        choices: list[tuple[int, float, list[int], list[int]]] = []
+        for size in sorted({len(tables[0]), len(tables[1])}):
+            for others in itertools.combinations(rest, size - 1):
+                group = [first, *others]
+                other = [m for m in rest if m not in others]
+                gain = sum([more[meetings[a][b]] for a, b in itertools.combinations(group, 2)])
+                gain += sum([more[meetings[a][b]] for a, b in itertools.combinations(other, 2)])
+                choices.append((gain, rng.random(), group, other))
+        work += STEP_WORK + len(choices) * len(seated) * len(seated) // 2
+        before = sum(
+            [more[meetings[a][b]] for t in tables for a, b in itertools.combinations(t, 2)]
+        )
+        if stale >= len(movable):
+            gain, _, chosen, rest = rng.choice(choices)
+            stale = 0
+        else:
+            gain, _, chosen, rest = min(choices)
+        stale = stale + 1 if gain >= before else 0
+        tables[:] = sorted([chosen, rest], key=len, reverse=True)
+        for table in tables:
+            _meet(meetings, table, +1)
+        current = _cost(meetings, cost)
+        if current < best:
+            best = current
+            best_tables = [[t[:] for t in tabs] for tabs in tables_by_round]
+    tables_by_round[:] = best_tables
+    _recount(meetings, tables_by_round)
+    return _spread(meetings), work
 
 
 def _spread(meetings: list[list[int]]) -> int:
@@ -416,6 +497,9 @@ def _search(
         if not conflicted:
             work += STEP_WORK + len(seated) * 2
             continue
+        if len(conflicted) > CONFLICTED_TRIED:
+            # In a large round, the moves of a few of them: more, cheaper steps.
+            conflicted = rng.sample(conflicted, CONFLICTED_TRIED)
         # Each member's change in cost on leaving their table, and on joining each table
         # a member in conflict sits at (for the members in conflict: every table).
         size = len(tables[0])

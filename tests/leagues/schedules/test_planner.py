@@ -116,14 +116,16 @@ def _least_spread(result):
 
 @settings(max_examples=25, deadline=None)
 @given(
-    members=st.integers(6, 14),
     seats=st.integers(3, 5),
+    more=st.integers(1, 6),
     games_each=st.integers(2, 6),
     seed=st.integers(0, 2**32),
 )
-def test_pairs_meet_within_one_of_the_least_spread_the_numbers_allow(
-    members, seats, games_each, seed
-):
+def test_pairs_meet_within_one_of_the_least_spread_the_numbers_allow(seats, more, games_each, seed):
+    # At least three tables a round: with two, the sides a member sat on round by round
+    # bound the spread from below (6 members at two tables of 3 for 15 rounds cannot
+    # all meet equally often: every three members' meetings add up to an odd number).
+    members = 2 * seats + more
     result = plan(members, seats, games_each, seed)
     assert figures(result).pair_spread <= _least_spread(result) + 1
 
@@ -132,9 +134,19 @@ def test_pairs_meet_within_one_of_the_least_spread_the_numbers_allow(
     ("members", "seats", "games_each"),
     [(9, 3, 4), (16, 4, 5), (12, 3, 10), (16, 4, 6), (30, 4, 15), (12, 4, 10)],
 )
-def test_tight_sizes_reach_the_least_spread_the_numbers_allow(members, seats, games_each):
+def test_sizes_that_can_reach_the_least_spread_reach_it(members, seats, games_each):
     result = plan(members, seats, games_each, seed=1)
     assert figures(result).pair_spread == _least_spread(result)
+
+
+@pytest.mark.parametrize(
+    ("members", "seats", "games_each"),
+    [(12, 4, 6), (12, 5, 6), (20, 5, 6), (9, 5, 6), (6, 3, 6), (30, 5, 20), (60, 5, 20)],
+)
+def test_tight_sizes_come_within_one_of_the_least_spread(members, seats, games_each):
+    # The annealing alone left these two or three above the least.
+    result = plan(members, seats, games_each, seed=1)
+    assert figures(result).pair_spread <= _least_spread(result) + 1
 
 
 @pytest.mark.parametrize(
