@@ -20,18 +20,19 @@ How it plans, and what it promises:
   same round, and no one is ever left owing a game with nobody to play it with.
 - **Pairs**: the tables are chosen to make every pair of members share a table as
   equally often as possible: a greedy start (each member to the table where they met
-  fewest), then local search that swaps two members between tables of one round (which
-  keeps every member's games and every table's size): an annealing on the squares of
-  the meeting counts, then, where that leaves the spread (most minus fewest meetings)
+  fewest), then local search that changes who sits where within a round (which keeps
+  every member's games and every table's size): an annealing on the squares of the
+  meeting counts, then, where that leaves the spread (most minus fewest meetings)
   above the least the numbers allow, a conflict-directed tabu search as used for the
-  social golfer problem, aiming at the narrowest band of counts around the mean and
-  widening it a step at a time. It is a heuristic, and promises only what it measures:
-  the spread it reached (:func:`figures`). The least spread (0 when the meetings divide
-  evenly over the pairs, else 1) is a bound that some sizes cannot reach at all (the
-  fewest members, or tables so large that the same members keep meeting); where it
-  can be reached it mostly is, and elsewhere the spread is mostly one above it.
-  ``bench/planner.py`` prints how close it gets over the sizes a league has, and how
-  long it takes.
+  social golfer problem (or, for a few members at two tables, a round re-split in the
+  best of every way there is), aiming at the narrowest band of counts around the mean
+  and widening it a step at a time. It is a heuristic, and promises only what it
+  measures: the spread it reached (:func:`figures`). The least spread (0 when the
+  meetings divide evenly over the pairs, else 1) is a bound that some sizes cannot
+  reach at all: with two tables a round and everyone playing, the meetings of any
+  three members add up to the number of rounds modulo 2, and two members on the same
+  sides round after round meet every time. ``bench/planner.py`` prints how close
+  it gets over the sizes a league has, and how long it takes.
 - **Seats**: each table's seat order is chosen, round by round, to even out how often
   each member sits in each position, seat 0 (the first turn) first.
 
@@ -61,9 +62,10 @@ SEARCH_STEPS = 200_000
 # The annealing that starts the search (see _improve) makes at most this many steps.
 ANNEAL_STEPS = 20_000
 SEARCH_WORK = 12_000_000
-# Each band the search aims at (see _improve) gets this share of the work, and the bands
-# go this much wider than the narrowest.
-BAND_SHARE = 4
+# Each band the search aims at (see _improve) gets this share of the work (the narrowest,
+# often out of reach, less), and the bands go this much wider than the narrowest.
+NARROWEST_SHARE = 6
+BAND_SHARE = 3
 BANDS_WIDER = 2
 # A round of two tables is chosen among every way to split it when there are at most
 # this many.
@@ -311,10 +313,11 @@ def _improve(
     First an annealing on the sum of the meeting counts' squares (:func:`_anneal`), which
     is quick and often reaches the least spread the numbers allow: 0 when the meetings
     divide evenly over the pairs, else 1. That is a bound, not always reachable (6
-    members at two tables of 3 cannot all meet equally often, whatever the rounds). If
-    the annealing falls short, a tabu search (:func:`_search`) aims at every pair
-    meeting within that band around the mean; failing that, at a band one wider, on
-    either side of the mean, and so on: each band a search of its own, from the best
+    members at two tables of 3 for 15 rounds cannot all meet equally often). If the
+    annealing falls short, a tabu search (:func:`_search`, or :func:`_redraw` for a few
+    members at two tables) aims at every pair meeting within that band around the
+    mean; failing that, at a band one wider, on either side of the mean, and so on:
+    each band a search of its own, on a share of the work, from the best
     plan so far, whose result is kept only if its spread is smaller."""
     members = len(meetings)
     movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
@@ -332,10 +335,10 @@ def _improve(
     best = _spread(meetings)
     best_tables = [[t[:] for t in tables] for tables in tables_by_round]
     work_left = SEARCH_WORK
-    for band in bands:
+    for index, band in enumerate(bands):
         if best <= band[1] - band[0] or band[0] < 0 or work_left <= 0:
             continue
-        budget = min(SEARCH_WORK // BAND_SHARE, work_left)
+        budget = min(SEARCH_WORK // (NARROWEST_SHARE if index == 0 else BAND_SHARE), work_left)
         search = _redraw if _few_partitions(tables_by_round) else _search
         reached, used = search(tables_by_round, meetings, rng, steps, band, budget)
         work_left -= used
