@@ -20,20 +20,24 @@ How it plans, and what it promises:
   same round, and no one is ever left owing a game with nobody to play it with.
 - **Pairs**: the tables are chosen to make every pair of members share a table as
   equally often as possible: a greedy start (each member to the table where they met
-  fewest), then a local search that swaps two members between tables of one round
-  (which keeps every member's games and every table's size), on a cost that is least
-  exactly when the meeting counts are as equal as the numbers allow. It is a heuristic,
-  and promises only what it measures: the spread it reached (:func:`figures`). Where
-  every pair can meet equally often or within one of it, it often gets there, but not
-  always: the tight cases (members who can meet each other at most once, as 12 at
-  tables of 4 over 3 rounds) are the social golfer problem, which swaps of one member
-  solve poorly. ``bench/planner.py`` prints how close it gets over the sizes a league
-  has.
+  fewest), then local search that changes who sits where within a round (which keeps
+  every member's games and every table's size): an annealing on the squares of the
+  meeting counts, then, where that leaves the spread (most minus fewest meetings)
+  above the least the numbers allow, a conflict-directed tabu search as used for the
+  social golfer problem (or, for a few members at two tables, a round re-split in the
+  best of every way there is), aiming at the narrowest band of counts around the mean
+  and widening it a step at a time. It is a heuristic, and promises only what it
+  measures: the spread it reached (:func:`figures`). The least spread (0 when the
+  meetings divide evenly over the pairs, else 1) is a bound that some sizes cannot
+  reach at all: with two tables a round and everyone playing, the meetings of any
+  three members add up to the number of rounds modulo 2, and two members on the same
+  sides round after round meet every time. ``bench/planner.py`` prints how close
+  it gets over the sizes a league has, and how long it takes.
 - **Seats**: each table's seat order is chosen, round by round, to even out how often
   each member sits in each position, seat 0 (the first turn) first.
 
-Everything is deterministic for a given ``seed``: the work is counted in swaps tried,
-never in time, so the same input gives the same plan on any machine.
+Everything is deterministic for a given ``seed``: the work is counted in steps and
+look-ups, never in time, so the same input gives the same plan on any machine.
 """
 
 from __future__ import annotations
@@ -49,10 +53,35 @@ MAX_SEATS = 5  # R1.1
 MAX_MEMBERS = 200
 MAX_GAMES_EACH = 50
 
-# Steps of the local search after the greedy start. More steps barely help on the sizes
-# a league has (bench/planner.py measures it), and this keeps the largest plan (60
-# members, 20 games each) to a second or two.
-SEARCH_STEPS = 20000
+# The local search's budget after the greedy start: rounds visited, and the work done
+# in them counted in pair look-ups (a round of n members out of m costs n(n + m)),
+# whichever runs out first. Counted, never timed, so a plan is the same on any machine;
+# sized so that the largest plans a league has stay within a few seconds
+# (bench/planner.py measures it).
+SEARCH_STEPS = 200_000
+# The annealing that starts the search (see _improve) makes at most this many steps.
+ANNEAL_STEPS = 20_000
+SEARCH_WORK = 12_000_000
+# Each band the search aims at (see _improve) gets this share of the work (the narrowest,
+# often out of reach, less), and the bands go this much wider than the narrowest.
+NARROWEST_SHARE = 6
+BAND_SHARE = 3
+BANDS_WIDER = 2
+# A round of two tables is chosen among every way to split it when there are at most
+# this many.
+REDRAW_MOST = 500
+# A step tries the swaps of at most this many members in conflict, drawn at random.
+CONFLICTED_TRIED = 6
+# What a step costs in look-ups besides its look-ups (choosing, swapping, bookkeeping).
+STEP_WORK = 300
+# A member moved in a round may not be moved in it again for this many visits of the
+# round (drawn between the two each time, so the search does not cycle).
+TABU_LOW = 1
+TABU_HIGH = 3
+# Visits to every round without a new best before the search goes back to its best
+# plan and shakes it with this many random swaps.
+PATIENCE_VISITS = 30
+SHAKE_SWAPS = 3
 
 
 class PlanError(ValueError):
@@ -329,6 +358,268 @@ def _seat_greedily(
     return tables
 
 
+def _improve(
+    tables_by_round: list[list[list[int]]],
+    meetings: list[list[int]],
+    rng: random.Random,
+    steps: int,
+) -> None:
+    """Makes the pair meetings as even as it can, keeping the plan of least spread seen.
+
+    First an annealing on the sum of the meeting counts' squares (:func:`_anneal`), which
+    is quick and often reaches the least spread the numbers allow: 0 when the meetings
+    divide evenly over the pairs, else 1. That is a bound, not always reachable (6
+    members at two tables of 3 for 15 rounds cannot all meet equally often). If the
+    annealing falls short, a tabu search (:func:`_search`, or :func:`_redraw` for a few
+    members at two tables) aims at every pair meeting within that band around the
+    mean; failing that, at a band one wider, on either side of the mean, and so on:
+    each band a search of its own, on a share of the work, from the best
+    plan so far, whose result is kept only if its spread is smaller."""
+    members = len(meetings)
+    movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
+    if not movable or steps <= 0:
+        return
+    pair_meetings = sum(len(t) * (len(t) - 1) // 2 for tables in tables_by_round for t in tables)
+    pairs = members * (members - 1) // 2
+    low = pair_meetings // pairs
+    high = low if pair_meetings % pairs == 0 else low + 1
+    bands = [(low, high)]
+    for wider in range(1, BANDS_WIDER + 1):
+        bands += [(low - below, high + wider - below) for below in range(wider + 1)]
+    _anneal(tables_by_round, meetings, rng, min(steps, ANNEAL_STEPS))
+    _recount(meetings, tables_by_round)
+    best = _spread(meetings)
+    best_tables = [[t[:] for t in tables] for tables in tables_by_round]
+    work_left = SEARCH_WORK
+    for index, band in enumerate(bands):
+        if best <= band[1] - band[0] or band[0] < 0 or work_left <= 0:
+            continue
+        budget = min(SEARCH_WORK // (NARROWEST_SHARE if index == 0 else BAND_SHARE), work_left)
+        search = _redraw if _few_partitions(tables_by_round) else _search
+        reached, used = search(tables_by_round, meetings, rng, steps, band, budget)
+        work_left -= used
+        if reached < best:
+            best = reached
+            best_tables = [[t[:] for t in tables] for tables in tables_by_round]
+        else:
+            tables_by_round[:] = [[t[:] for t in tables] for tables in best_tables]
+            _recount(meetings, tables_by_round)
+        if best <= high - low:
+            break
+    tables_by_round[:] = best_tables
+    _recount(meetings, tables_by_round)
+
+
+def _few_partitions(tables_by_round: list[list[list[int]]]) -> bool:
+    """Whether every round that can change seats its members at two tables, in few
+    enough ways that a round can be chosen among all of them."""
+    return all(
+        len(tables) == 2
+        and math.comb(len(tables[0]) + len(tables[1]), len(tables[0])) <= REDRAW_MOST
+        for tables in tables_by_round
+        if len(tables) > 1
+    )
+
+
+def _redraw(
+    tables_by_round: list[list[list[int]]],
+    meetings: list[list[int]],
+    rng: random.Random,
+    steps: int,
+    band: tuple[int, int],
+    work_limit: int,
+) -> tuple[int, int]:
+    """The search for small memberships at two tables a round, where one swap changes
+    too much at once: a step takes a round out and puts it back split in the way that
+    costs least (on the same cost as :func:`_search`), among every way there is; when a
+    pass over the rounds changes nothing, one round is split at random. Keeps the best
+    plan seen, and returns its spread and the work done."""
+    low, high = band
+    most = len(tables_by_round) + 2
+    cost = [max(0, (c - low) * (c - high)) for c in range(most + 1)]
+    more = [cost[c + 1] - cost[c] for c in range(most)]
+    movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
+    current = _cost(meetings, cost)
+    best = current
+    best_tables = [[t[:] for t in tables] for tables in tables_by_round]
+    work = 0
+    step = 0
+    stale = 0
+    while current and step < steps and work < work_limit:
+        step += 1
+        r = movable[step % len(movable)]
+        if step % len(movable) == 0:
+            rng.shuffle(movable)
+        tables = tables_by_round[r]
+        for table in tables:
+            _meet(meetings, table, -1)
+        seated = sorted(tables[0] + tables[1])
+        first, rest = seated[0], seated[1:]
+        choices: list[tuple[int, float, list[int], list[int]]] = []
+        for size in sorted({len(tables[0]), len(tables[1])}):
+            for others in itertools.combinations(rest, size - 1):
+                group = [first, *others]
+                other = [m for m in rest if m not in others]
+                gain = sum([more[meetings[a][b]] for a, b in itertools.combinations(group, 2)])
+                gain += sum([more[meetings[a][b]] for a, b in itertools.combinations(other, 2)])
+                choices.append((gain, rng.random(), group, other))
+        work += STEP_WORK + len(choices) * len(seated) * len(seated) // 2
+        before = sum(
+            [more[meetings[a][b]] for t in tables for a, b in itertools.combinations(t, 2)]
+        )
+        if stale >= len(movable):
+            gain, _, chosen, rest = rng.choice(choices)
+            stale = 0
+        else:
+            gain, _, chosen, rest = min(choices)
+        stale = stale + 1 if gain >= before else 0
+        tables[:] = sorted([chosen, rest], key=len, reverse=True)
+        for table in tables:
+            _meet(meetings, table, +1)
+        current = _cost(meetings, cost)
+        if current < best:
+            best = current
+            best_tables = [[t[:] for t in tabs] for tabs in tables_by_round]
+    tables_by_round[:] = best_tables
+    _recount(meetings, tables_by_round)
+    return _spread(meetings), work
+
+
+def _spread(meetings: list[list[int]]) -> int:
+    counts = [row[b] for a, row in enumerate(meetings) for b in range(a + 1, len(row))]
+    return max(counts) - min(counts)
+
+
+def _search(
+    tables_by_round: list[list[list[int]]],
+    meetings: list[list[int]],
+    rng: random.Random,
+    steps: int,
+    band: tuple[int, int],
+    work_limit: int,
+) -> tuple[int, int]:
+    """Tabu search on the pairs' cost, conflict-directed as in Dotú and Van Hentenryck's
+    search for the social golfer problem, keeping the best plan seen.
+
+    The cost of a pair that met c times outside the band from low to high is
+    (c - low)(c - high), nothing inside it: growing with the square of how far off it
+    is. For the narrowest band (the whole numbers either side of the mean) its sum
+    differs from the sum of the counts' squares by a constant, so it is least exactly
+    when the counts are as equal as they can be. It is nothing exactly when every pair
+    meets within the band. The search leaves the best plan it found in place, and
+    returns its spread.
+
+    A step visits one round (each in turn, in a shuffled order) and makes the best swap
+    of two members at different tables of it that moves a member in conflict (one who
+    shares a table with someone met too often, or meets someone too seldom), even when
+    it makes things worse; but not a swap of a member moved in that round recently (the
+    tabu), unless it reaches a new best. When the best has not improved for a while, the
+    search goes back to it and shakes it with a few random swaps. It stops at a cost of
+    nothing, or when its steps, or its share of the work counted in pair look-ups, are
+    spent: counted, never timed, so the same input gives the same plan anywhere."""
+    members = len(meetings)
+    movable = [r for r, tables in enumerate(tables_by_round) if len(tables) > 1]
+    low, high = band
+    most = len(tables_by_round) + 2
+    cost = [max(0, (c - low) * (c - high)) for c in range(most + 1)]
+    # The change in a pair's cost when it meets once more, and once less.
+    more = [cost[c + 1] - cost[c] for c in range(most)]
+    less = [0] + [cost[c - 1] - cost[c] for c in range(1, most + 1)]
+    current = _cost(meetings, cost)
+    best = current
+    best_tables = [[t[:] for t in tables] for tables in tables_by_round]
+    table_of = _tables_of(tables_by_round, members)
+    tabu_until = [[0] * members for _ in tables_by_round]
+    visits = [0] * len(tables_by_round)
+    since_best = 0
+    patience = PATIENCE_VISITS * len(movable)
+    work = 0
+    order: list[int] = []
+    step = 0
+    while current and step < steps and work < work_limit:
+        step += 1
+        if not order:
+            order = movable[:]
+            rng.shuffle(order)
+        r = order.pop()
+        tables, where = tables_by_round[r], table_of[r]
+        seated = [m for t in tables for m in t]
+        # A member is in conflict who sits with someone met too often, or meets
+        # someone too seldom (below the band: then wherever they sit). The members
+        # themselves count as met never, hence one more below the band.
+        conflicted = [
+            y
+            for y in seated
+            if sum([meetings[y].count(c) for c in range(low)]) > 1
+            or any(meetings[y][z] > high for z in tables[where[y]])
+        ]
+        if not conflicted:
+            work += STEP_WORK + len(seated) * 2
+            continue
+        if len(conflicted) > CONFLICTED_TRIED:
+            # In a large round, the moves of a few of them: more, cheaper steps.
+            conflicted = rng.sample(conflicted, CONFLICTED_TRIED)
+        # Each member's change in cost on leaving their table, and on joining each table
+        # a member in conflict sits at (for the members in conflict: every table).
+        size = len(tables[0])
+        leaves = [0] * members
+        for y in seated:
+            row = meetings[y]
+            leaves[y] = sum([less[row[z]] for z in tables[where[y]] if z != y])
+        joins_of = {x: [sum([more[meetings[x][z]] for z in t]) for t in tables] for x in conflicted}
+        joins_at = {
+            t: {y: sum([more[meetings[y][z]] for z in tables[t]]) for y in seated}
+            for t in {where[x] for x in conflicted}
+        }
+        work += STEP_WORK + len(seated) * (2 + size + len(conflicted) + size * len(joins_at))
+        visits[r] += 1
+        visit = visits[r]
+        tabu = tabu_until[r]
+        chosen: tuple[int, float, int, int] | None = None
+        for x in conflicted:
+            row_x, join_x, leave_x, tx = meetings[x], joins_of[x], leaves[x], where[x]
+            join_tx = joins_at[tx]
+            x_free = tabu[x] <= visit
+            for y in seated:
+                ty = where[y]
+                if ty == tx:
+                    continue
+                delta = leave_x + leaves[y] + join_x[ty] + join_tx[y] - 2 * more[row_x[y]]
+                if not (x_free and tabu[y] <= visit) and current + delta >= best:
+                    continue
+                if chosen is None or delta <= chosen[0]:
+                    tie = rng.random()
+                    if chosen is None or (delta, tie) < chosen[:2]:
+                        chosen = (delta, tie, x, y)
+        if chosen is None:
+            continue
+        delta, _, x, y = chosen
+        _swap(tables, where, meetings, x, y)
+        tabu[x] = visit + rng.randint(TABU_LOW, TABU_HIGH)
+        tabu[y] = visit + rng.randint(TABU_LOW, TABU_HIGH)
+        current += delta
+        if current < best:
+            best, since_best = current, 0
+            best_tables = [[t[:] for t in tabs] for tabs in tables_by_round]
+            continue
+        since_best += 1
+        if since_best >= patience:
+            # Back to the best plan, shaken.
+            since_best = 0
+            tables_by_round[:] = [[t[:] for t in tabs] for tabs in best_tables]
+            table_of = _tables_of(tables_by_round, members)
+            _recount(meetings, tables_by_round)
+            for _ in range(SHAKE_SWAPS):
+                rr = rng.choice(movable)
+                tabs = tables_by_round[rr]
+                i, j = rng.sample(range(len(tabs)), 2)
+                _swap(tabs, table_of[rr], meetings, rng.choice(tabs[i]), rng.choice(tabs[j]))
+            current = _cost(meetings, cost)
+    tables_by_round[:] = best_tables
+    _recount(meetings, tables_by_round)
+    return _spread(meetings), work
+
+
 def _pair_costs(meetings_each: float, most: int) -> list[float]:
     """The cost of a pair that met c times, for c = 0 … most + 1: the square of its
     distance from the mean, whose sum is least when the counts are as equal as possible.
@@ -360,13 +651,13 @@ def _swap_cost(
     return delta
 
 
-def _improve(
+def _anneal(
     tables_by_round: list[list[list[int]]],
     meetings: list[list[int]],
     rng: random.Random,
     steps: int,
 ) -> None:
-    """Simulated annealing on the pairs' cost, keeping the best plan seen.
+    """Simulated annealing on the pairs' squares, keeping the best plan seen.
 
     A step takes one member in one round (mostly a member of a pair that meets off the
     mean, in a round where their tables are the wrong way round for it), finds the best
@@ -443,6 +734,41 @@ def _pick(
             return rng.choice(rounds), x
     r = rng.choice(movable)
     return r, rng.choice(list(table_of[r]))
+
+
+def _cost(meetings: list[list[int]], cost: list[int]) -> int:
+    return sum(cost[meetings[a][b]] for a, b in itertools.combinations(range(len(meetings)), 2))
+
+
+def _tables_of(tables_by_round: list[list[list[int]]], members: int) -> list[list[int]]:
+    """Per round, each member's table (-1 when resting)."""
+    table_of = [[-1] * members for _ in tables_by_round]
+    for r, tables in enumerate(tables_by_round):
+        for i, table in enumerate(tables):
+            for m in table:
+                table_of[r][m] = i
+    return table_of
+
+
+def _recount(meetings: list[list[int]], tables_by_round: list[list[list[int]]]) -> None:
+    for row in meetings:
+        row[:] = [0] * len(row)
+    for tables in tables_by_round:
+        for table in tables:
+            _meet(meetings, table, +1)
+
+
+def _swap(
+    tables: list[list[int]], where: list[int], meetings: list[list[int]], x: int, y: int
+) -> None:
+    """Swaps x and y (at different tables of one round), and their meetings."""
+    table_x, table_y = tables[where[x]], tables[where[y]]
+    _meet(meetings, table_x, -1)
+    _meet(meetings, table_y, -1)
+    table_x[table_x.index(x)], table_y[table_y.index(y)] = y, x
+    where[x], where[y] = where[y], where[x]
+    _meet(meetings, table_x, +1)
+    _meet(meetings, table_y, +1)
 
 
 # --- seats -----------------------------------------------------------------------------
