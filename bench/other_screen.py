@@ -16,26 +16,22 @@ For each move, on the clock both pages share (``performance.timeOrigin + now()``
   requestAnimationFrame callback after it: style, layout, paint);
 * total: tap to paint, the median of which has a target (``TARGET_MS``).
 
-It starts its own daphne (the browser tests' set-up, as ``bench/slow_phone.py``) on a
-free port and stops it at the end. Figures go to docs/benchmarks.md, never into code.
+It starts its own site and daphne (``bench.slow_phone.scratch_site``) on a free port
+and stops it at the end. Figures go to docs/benchmarks.md, never into code.
 """
 
 import argparse
-import json
 import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, Daphne, _python  # noqa: E402
+from bench.slow_phone import PASSWORD, log_in, scratch_site  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE  # noqa: E402
 
-PASSWORD = "bench-other-screen-pw-1"
 SETUP = """
 import json, sys
 from tests.factories import make_user, make_league, game_at
@@ -81,14 +77,6 @@ WATCH = """
   });
 })();
 """
-
-
-def log_in(page, user):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", user)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def open_game(browser, base, user, game):
@@ -139,42 +127,21 @@ def main():
 
     from playwright.sync_api import sync_playwright
 
-    scratch = Path(tempfile.mkdtemp(prefix="carousel-other-screen-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SQLITE_PATH=str(scratch / "bench.sqlite3"),
-        DEBUG="1",
-        PYTHONUNBUFFERED="1",
-    )
-    subprocess.run([_python(), "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    made = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP]
-        + [str(args.melds), os.urandom(3).hex(), PASSWORD],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    setup = json.loads(made.stdout.strip().splitlines()[-1])
-    daphne = Daphne(env, scratch / "daphne.log")
-    base = daphne.start()
     moves = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            pages = [open_game(browser, base, user, setup["game"]) for user in setup["users"]]
-            for _ in range(args.moves):
-                # whoever may draw moves next (the third draw ends a turn)
-                mover = next((i for i, p in enumerate(pages) if legal(p)), None)
-                if mover is None:
-                    break
-                moves.append(move(pages[mover], pages[1 - mover]))
-            browser.close()
-    finally:
-        daphne.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
+    tag = os.urandom(3).hex()
+    with (
+        scratch_site("other-screen", SETUP, str(args.melds), tag, PASSWORD) as (base, setup),
+        sync_playwright() as pw,
+    ):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        pages = [open_game(browser, base, user, setup["game"]) for user in setup["users"]]
+        for _ in range(args.moves):
+            # whoever may draw moves next (the third draw ends a turn)
+            mover = next((i for i, p in enumerate(pages) if legal(p)), None)
+            if mover is None:
+                break
+            moves.append(move(pages[mover], pages[1 - mover]))
+        browser.close()
     print(f"a move to the other phone's screen (360x740, no throttling), {args.melds} melds")
     for part in ("to the frame", "swap", "to paint", "total"):
         values = sorted(m[part] for m in moves)

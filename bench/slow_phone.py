@@ -23,6 +23,7 @@ exits 1 when one is missed. Figures go to docs/benchmarks.md, never into code.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -98,6 +99,38 @@ def throttle(page, cdp):
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
 
 
+@contextlib.contextmanager
+def scratch_site(name, setup, *args):
+    """A site of its own for a browser benchmark: a scratch SQLite file, migrated, the
+    ``setup`` script run in it with ``args`` (its last line of output: JSON), and daphne
+    on a free port; yields (base URL, that JSON), and stops and removes it all after."""
+    scratch = Path(tempfile.mkdtemp(prefix=f"carousel-{name}-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SQLITE_PATH=str(scratch / "bench.sqlite3"),
+        DEBUG="1",
+        PYTHONUNBUFFERED="1",
+    )
+    daphne = None
+    try:
+        run = {"cwd": ROOT, "env": env, "check": True}
+        subprocess.run([_python(), "manage.py", "migrate", "-v", "0"], **run)
+        made = subprocess.run(
+            [_python(), "-c", "import django, sys\ndjango.setup()\n" + setup, *args],
+            capture_output=True,
+            text=True,
+            **run,
+        )
+        data = json.loads(made.stdout.strip().splitlines()[-1])
+        daphne = Daphne(env, scratch / "daphne.log")
+        yield daphne.start(), data
+    finally:
+        if daphne is not None:
+            daphne.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def log_in(page, user):
     page.goto("/accounts/login/")
     page.fill("#id_username", user)
@@ -154,58 +187,37 @@ def main():
 
     from playwright.sync_api import sync_playwright
 
-    scratch = Path(tempfile.mkdtemp(prefix="carousel-slow-phone-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SQLITE_PATH=str(scratch / "bench.sqlite3"),
-        DEBUG="1",
-        PYTHONUNBUFFERED="1",
-    )
-    subprocess.run([_python(), "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    made = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP]
-        + [str(args.melds), os.urandom(3).hex(), PASSWORD],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    setup = json.loads(made.stdout.strip().splitlines()[-1])
-    daphne = Daphne(env, scratch / "daphne.log")
-    base = daphne.start()
     first, repeat, taps = [], [], []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for _ in range(args.visits):
-                context = browser.new_context(base_url=base, locale="en", **PHONE)
-                context.add_init_script(TAPPABLE)
-                page = context.new_page()
-                log_in(page, setup["user"])  # unthrottled: the log-in page is not measured
-                cdp = context.new_cdp_session(page)
-                # A first visit: nothing cached, no service worker (the log-in page's).
-                cdp.send("Network.clearBrowserCache")
-                cdp.send(
-                    "Storage.clearDataForOrigin",
-                    {"origin": base, "storageTypes": "service_workers,cache_storage"},
-                )
-                throttle(page, cdp)
-                first.append(visit(page, setup["game"]))
-                repeat.append(visit(page, setup["game"]))
-                context.close()
+    tag = os.urandom(3).hex()
+    with (
+        scratch_site("slow-phone", SETUP, str(args.melds), tag, PASSWORD) as (base, setup),
+        sync_playwright() as pw,
+    ):
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for _ in range(args.visits):
             context = browser.new_context(base_url=base, locale="en", **PHONE)
             context.add_init_script(TAPPABLE)
             page = context.new_page()
-            log_in(page, setup["user"])
-            throttle(page, context.new_cdp_session(page))
-            visit(page, setup["game"])
-            taps = tap_times(page, args.taps)
-            browser.close()
-    finally:
-        daphne.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
+            log_in(page, setup["user"])  # unthrottled: the log-in page is not measured
+            cdp = context.new_cdp_session(page)
+            # A first visit: nothing cached, no service worker (the log-in page's).
+            cdp.send("Network.clearBrowserCache")
+            cdp.send(
+                "Storage.clearDataForOrigin",
+                {"origin": base, "storageTypes": "service_workers,cache_storage"},
+            )
+            throttle(page, cdp)
+            first.append(visit(page, setup["game"]))
+            repeat.append(visit(page, setup["game"]))
+            context.close()
+        context = browser.new_context(base_url=base, locale="en", **PHONE)
+        context.add_init_script(TAPPABLE)
+        page = context.new_page()
+        log_in(page, setup["user"])
+        throttle(page, context.new_cdp_session(page))
+        visit(page, setup["game"])
+        taps = tap_times(page, args.taps)
+        browser.close()
     print(
         f"slow phone (CPU 4x, 150 ms, 1.6 Mbit/s down), 360x740, {args.melds} melds, "
         f"Chromium {CHROMIUM}"
