@@ -8,7 +8,7 @@ class ChatConfig(AppConfig):
 
     def ready(self):
         from chat import personal
-        from leagues.erasure import account_deleted
+        from leagues.personal import account_deleted
 
         # The chat's part of a player's download, and of their account's deletion.
         personal.register_sections()

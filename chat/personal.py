@@ -1,6 +1,7 @@
 """What the chat keeps about a person: their part of the download of their data
 (``leagues.data_export``, documented in docs/data-export.md), and what goes when their
-account is deleted (``leagues.erasure.account_deleted``). Connected in ``ChatConfig``.
+account is deleted (``account_deleted``); both hooks are ``leagues.personal``'s,
+connected in ``ChatConfig``.
 
 On deletion their words go: the messages and board posts they wrote (a message's words
 may name them, and a neutral author's name would not change that), their blocks both
@@ -24,7 +25,7 @@ from chat.models import (
     ReadMark,
     Report,
 )
-from leagues.data_export import section
+from leagues.personal import section
 
 
 def _iso(moment):

@@ -2,8 +2,9 @@
 document whose format is docs/data-export.md (a test holds the two to each other).
 
 Each top-level section is made by one function of ``SECTIONS``; a part of the site that
-keeps something more about people adds its own with ``section`` (the chat's, from its
-app's ``ready``: ``chat.personal``). rummy's sections come through ``rummy.public``.
+keeps something more about people adds its own with ``leagues.personal.section`` (the
+chat's, from its app's ``ready``: ``chat.personal``), after these. rummy's sections come
+through ``rummy.public``.
 """
 
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from leagues import personal
 from leagues.models import AdminAction, Membership, Vacation
 from leagues.ratings.models import Rating, RatingChange
 from rummy.public import player_data
@@ -157,7 +159,7 @@ def export(user):
     """The whole document for ``user``."""
     document = {"format": FORMAT, "exported_at": _iso(timezone.now())}
     try:
-        for name, function in SECTIONS:
+        for name, function in [*SECTIONS, *personal.SECTIONS]:
             document[name] = function(user)
     finally:
         user.__dict__.pop("_export_rummy", None)

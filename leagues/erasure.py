@@ -17,20 +17,17 @@ it over first, so that no league is left without an owner.
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import transaction
-from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from leagues.models import AdminAction, Membership, Season, User, Vacation
+from leagues.personal import account_deleted
 from leagues.ratings.models import Rating
 from leagues.services import LeagueError, lock_league
 from rummy.public import forget_player, played_in_leagues
 
-# Sent inside the deletion's transaction, after the row was made anonymous, with
-# ``user`` and ``old_names`` (the names and address it had): a part of the site that
-# keeps more about people (the chat: ``chat.personal``) removes or anonymises its own
-# there; an exception undoes the whole deletion.
-account_deleted = Signal()
+# ``account_deleted`` (``leagues.personal``) is sent inside the deletion's transaction:
+# the chat removes its part there (``chat.personal``).
 
 
 def deleted_username(pk):
