@@ -154,10 +154,14 @@ def test_one_scrape_sums_every_process_and_forgets_dead_ones_sockets(tmp_path):
         PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
         METRICS_TOKEN=TOKEN,
         DJANGO_SETTINGS_MODULE="config.settings",
-        SQLITE_PATH=os.environ.get("SQLITE_TEST_PATH", str(tmp_path / "db.sqlite3")),
+        SQLITE_PATH=str(tmp_path / "db.sqlite3"),
     )
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
+    # The scrape reads the queue's figures from the database: a site of its own, migrated.
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=BASE_DIR, env=env, check=True
+    )
     for _ in range(2):  # two workers, killed
         subprocess.run([sys.executable, "-c", PROCESS, "die"], cwd=BASE_DIR, env=env, check=False)
     scraped = subprocess.run(
