@@ -108,7 +108,8 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
     # The words every row may show, made once for the panel.
     marks = {
         "turn": format_html(
-            '<span aria-hidden="true">▶ </span><span class="sr-only">{} </span>', _("to move:")
+            '<span class="turn-mark" aria-hidden="true">▶</span><span class="sr-only">{} </span>',
+            _("to move:"),
         ),
         "bot": format_html("{} ", icon),
         "stand_in": format_html(
@@ -128,8 +129,8 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
         about_odds = format_html(
             '\n    <p class="helptext" id="odds-about">{}</p>',
             _(
-                "Under each name: the player's rating in this league as the game began "
-                "(“?”: provisional) and their chance of finishing first, from the ratings."
+                "Under each name: the rating at the start (“?”: provisional) and the "
+                "chance to win."
             ),
         )
     end_early = NOTHING
