@@ -128,10 +128,7 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
     if any(p.chance is not None for p in players):
         about_odds = format_html(
             '\n    <p class="helptext" id="odds-about">{}</p>',
-            _(
-                "Under each name: the rating at the start (“?”: provisional) and the "
-                "chance to win."
-            ),
+            _("Under each name: the rating at the start (“?”: provisional) and the chance to win."),
         )
     end_early = NOTHING
     if may_end_early:  # submits #end-early-form (outside this form, in table.html)
