@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from rummy.clock.countdown import countdown
 from rummy.guide.links import rule_links
@@ -222,8 +222,9 @@ def odds_html(rating: str, chance: int | None) -> SafeString:
 
 def hand_section(hand, points, sort: str, editing: bool, url: str) -> SafeString:
     """The player's own hand: its count and points (while arranging they follow the
-    draft), the sort links, and its cards (the one just drawn marked ``.drawn``), each
-    from the card tag's per-card cache."""
+    draft), the sort links (one word each, "suit" and "rank", in the group "Sort your
+    hand": the row keeps room at its right end for the game's chat tab), and its cards
+    (the one just drawn marked ``.drawn``), each from the card tag's per-card cache."""
     n = len(hand)
     head = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
     if points is not None:
@@ -246,9 +247,9 @@ def hand_section(hand, points, sort: str, editing: bool, url: str) -> SafeString
         _("Sort your hand"),
         url,
         CURRENT if sort == "suit" else NOTHING,
-        _("by suit"),
+        pgettext("sort the hand by", "suit"),
         url,
         CURRENT if sort == "rank" else NOTHING,
-        _("by rank"),
+        pgettext("sort the hand by", "rank"),
         cards,
     )

@@ -65,6 +65,48 @@
     if (drawer.open) { toBottom(); markRead(); } else { showUnread(); }
   }
 
+  // The closed tab lives in the dock: at the right end of the hand's head row (which
+  // keeps its room free, css/chat.css), or at the dock's bottom-right corner when there
+  // is no hand. The drawer is outside the dock (the dock is inside the game's form and
+  // is swapped by the server), so the tab is fixed and placed here each time the dock
+  // may have changed: a swap, the dock's size, the window's.
+  var tab = drawer.querySelector("summary");
+  function place() {
+    var dock = document.getElementById("dock");
+    if (!dock || !tab) { return; }
+    var d = dock.getBoundingClientRect();
+    var head = dock.querySelector(".hand-head");
+    var width = document.documentElement.clientWidth;
+    var bottom, right;
+    if (head) {
+      var h = head.getBoundingClientRect();
+      bottom = d.bottom - h.bottom + (h.height - tab.offsetHeight) / 2;
+      right = width - h.right;
+    } else {
+      var style = getComputedStyle(dock);
+      bottom = parseFloat(style.paddingBottom) || 0;
+      right = width - d.right + 10;
+    }
+    tab.style.bottom = Math.round(bottom) + "px";
+    tab.style.right = Math.round(right) + "px";
+  }
+  var placedDock = null;
+  var sizes = window.ResizeObserver ? new ResizeObserver(place) : null;
+  function watch() {
+    var dock = document.getElementById("dock");
+    if (sizes && dock && dock !== placedDock) {
+      if (placedDock) { sizes.unobserve(placedDock); }
+      sizes.observe(dock);
+      placedDock = dock;
+    }
+    place();
+  }
+  watch();
+  window.addEventListener("resize", place);
+  document.addEventListener("htmx:afterSettle", watch);
+  document.addEventListener("htmx:wsAfterMessage", watch);
+  document.addEventListener("htmx:oobAfterSwap", watch);
+
   document.addEventListener("htmx:wsAfterMessage", arrivals);
   document.addEventListener("htmx:oobAfterSwap", arrivals);
   drawer.addEventListener("toggle", function () {

@@ -36,7 +36,7 @@ WORDS = {
     "Round %(r)s",
     "This turn ends",
     "Your time runs out",
-    "by suit",
+    "sort the hand by\x04suit",  # pgettext asks gettext for context and word
     "No cards.",
     "on vacation until %(until)s",
     "%(name)s’s turn.",
