@@ -4,6 +4,7 @@ announcement and member; it never has an email of its own, and a failed send giv
 back to the next email."""
 
 import datetime
+import zoneinfo
 
 import pytest
 import time_machine
@@ -15,6 +16,7 @@ from chat import board
 from chat.models import AnnouncementEmailed
 from leagues.models import Membership
 from rummy import engine
+from rummy.clock.text import moment_text
 from rummy.notifications import emails
 from tests.factories import make_league, make_user, started_game
 
@@ -50,7 +52,7 @@ def heading(language, count=1):
 
 
 def test_the_next_email_carries_it_in_the_members_language(club):
-    pin(club, "Season starts Monday <b>sharp</b>")
+    found = pin(club, "Season starts Monday <b>sharp</b>")
     with time_machine.travel(timezone.now(), tick=False):
         emails.clock_pass()
     (message,) = mail.outbox
@@ -62,6 +64,10 @@ def test_the_next_email_carries_it_in_the_members_language(club):
     assert "Season starts Monday <b>sharp</b>" in message.body  # plain text as written
     assert "Season starts Monday &lt;b&gt;sharp&lt;/b&gt;" in html  # never as HTML
     assert "/leagues/" in html and "/board/" in html
+    # When it was posted, in the site's style for a moment, in Latvian at Riga's time.
+    with translation.override("lv"), timezone.override(zoneinfo.ZoneInfo("Europe/Riga")):
+        posted = moment_text(found.created_at)
+    assert posted in message.body
 
 
 def test_once_per_announcement_and_member(club):
