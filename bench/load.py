@@ -748,7 +748,8 @@ def report(args, stats, elapsed, connect_seconds, baseline_result, workers, gc_f
         f"via={args.via} "
         f"duration={elapsed:.1f}s sockets_opened_in={connect_seconds:.1f}s",
         f"actions applied: {stats.actions}  ({rate:.1f} actions/s)",
-        f"refused (4xx): {stats.refused}  server errors (5xx): {stats.server_errors}  "
+        f"refused (4xx): {stats.refused} (by status: {stats.refused_by or 'none'})  "
+        f"server errors (5xx): {stats.server_errors}  "
         f"client errors: {stats.errors}  frames received: {stats.frames} "
         f"(mean {stats.frame_bytes / max(stats.frames, 1) / 1024:.1f} KiB)",
         f"move-to-update latency (ms, {len(ms)} samples): p50={percentile(ms, 50):.1f} "

@@ -11,8 +11,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from chat import access, reads, services
-from chat.models import BOARD_MAX_LENGTH, BoardPost, BoardReadMark, LeagueChat, ModerationAction
+from chat import access, announce, reads, services
+from chat.models import (
+    BOARD_MAX_LENGTH,
+    AnnouncementEmailed,
+    BoardPost,
+    BoardReadMark,
+    BoardReport,
+    LeagueChat,
+    ModerationAction,
+    Report,
+)
 from leagues.access import membership_for
 from leagues.models import League
 from leagues.validators import has_control_characters, has_format_characters, normalize_newlines
@@ -106,6 +115,8 @@ def post(user, league, text, token=""):
             raise
         return found, False
     mark_read(user, league, created.pk)
+    league_id, pk = league.pk, created.pk
+    transaction.on_commit(lambda: announce.board_post(league_id, pk))
     return created, True
 
 
@@ -127,18 +138,87 @@ def set_pinned(user, post_id, pinned):
 
 
 def hide(user, post_id, reason=""):
+    set_hidden(user, post_id, True, reason)
+
+
+def set_hidden(user, post_id, hidden, reason=""):
+    """Hide a post (others see "hidden by an admin", admins still read it; a pinned one
+    is unpinned, and its open reports are closed) or show it again."""
     found = _moderated(user, post_id)
     reason = services._text(reason, services.MAX_REASON, _("A reason"))
     with transaction.atomic():
-        BoardPost.objects.filter(pk=found.pk).update(hidden=True, pinned=False)
-        services._record(
-            found.league_id,
-            user,
-            ModerationAction.Action.POST_HIDDEN,
-            found.author.name,
-            None,
-            reason,
+        if hidden:
+            BoardPost.objects.filter(pk=found.pk).update(hidden=True, pinned=False)
+            BoardReport.objects.filter(post_id=found.pk).update(closed=True)
+        else:
+            BoardPost.objects.filter(pk=found.pk).update(hidden=False)
+        action = (
+            ModerationAction.Action.POST_HIDDEN if hidden else ModerationAction.Action.POST_SHOWN
         )
+        services._record(found.league_id, user, action, found.author.name, None, reason)
+    found.hidden = hidden
+    return found
+
+
+def for_reader(user, post_id):
+    """The post ``post_id`` as ``user`` may see it, with the rights they have on it:
+    (post, moderate). Not found (``ChatRefused``, 404) for those who are not members of
+    its league, and a hidden post for all but its admins (as on the board)."""
+    found = None
+    if isinstance(post_id, int):
+        found = BoardPost.objects.select_related("league", "author").filter(pk=post_id).first()
+    if found is None:
+        raise services.not_found()
+    read, _post, moderate = rights(user, found.league)
+    if not read or (found.hidden and not moderate):
+        raise services.not_found()
+    return found, moderate
+
+
+def report(user, post_id, reason, words=""):
+    """Any reader of the board reports a post to the league's admins (once per reader),
+    with a reason from the table chat's list and optional words."""
+    found, _moderate = for_reader(user, post_id)
+    if found.author_id == user.pk:
+        raise services.ChatRefused(_("You cannot report your own post."))
+    if not isinstance(reason, str) or reason not in Report.Reason.values:
+        raise services.ChatRefused(_("Choose a reason from the list."))
+    words = services._text(words, 300, _("Your words"))
+    try:
+        with transaction.atomic():
+            BoardReport.objects.create(post=found, reporter=user, reason=reason, words=words)
+    except IntegrityError:
+        pass  # reported already: once is enough
+    return found
+
+
+def close_report(user, league, report_id):
+    """An admin closes a report of a post of ``league`` (left as it is)."""
+    found = None
+    if isinstance(report_id, int):
+        found = (
+            BoardReport.objects.select_related("post", "post__author")
+            .filter(pk=report_id, post__league=league)
+            .first()
+        )
+    if found is None:
+        raise services.ChatRefused(_("No such report."), status=404)
+    if not access.is_moderator(user, league):
+        raise services.ChatRefused(_("Only the league's owners and admins can do that."), 403)
+    with transaction.atomic():
+        BoardReport.objects.filter(pk=found.pk).update(closed=True)
+        services._record(
+            league.pk, user, ModerationAction.Action.REPORT_CLOSED, found.post.author.name
+        )
+
+
+def open_reports(league):
+    """The league's open reports of board posts, newest first (its admins' page)."""
+    return list(
+        BoardReport.objects.filter(post__league=league, closed=False)
+        .select_related("post", "post__author", "reporter")
+        .order_by("-pk")[:100]
+    )
 
 
 def set_locked(user, league, locked):
@@ -208,3 +288,45 @@ def mark_read(user, league, last_seen=None):
                 )
         except IntegrityError:
             pass
+
+
+def claim_for_email(user):
+    """The pinned announcements to carry in the email that is about to go to ``user``
+    anyway (a game's "your move", reminder or result): those of their leagues that they
+    did not write, have not read on the board and were not emailed yet, newest first.
+    Each is claimed for ``user`` first (``AnnouncementEmailed``, unique per member and
+    post), so that two emails at once carry it once; a failed send gives it back
+    (``release_email_claims``). No email is ever sent for an announcement alone."""
+    if not user.is_authenticated:
+        return []
+    found = [p for p in pinned_for(user) if p.author_id != user.pk]
+    if not found:
+        return []
+    read_up_to = dict(
+        BoardReadMark.objects.filter(
+            user_id=user.pk, league_id__in={p.league_id for p in found}
+        ).values_list("league_id", "last_seen")
+    )
+    emailed = set(
+        AnnouncementEmailed.objects.filter(user_id=user.pk, post__in=found).values_list(
+            "post_id", flat=True
+        )
+    )
+    claimed = []
+    for announcement in found:
+        if announcement.pk in emailed or announcement.pk <= read_up_to.get(
+            announcement.league_id, 0
+        ):
+            continue
+        try:
+            with transaction.atomic():
+                AnnouncementEmailed.objects.create(user_id=user.pk, post=announcement)
+        except IntegrityError:
+            continue  # another email to them carries it
+        claimed.append(announcement)
+    return claimed
+
+
+def release_email_claims(user, post_ids):
+    """The email that was to carry these announcements was not sent: the next may."""
+    AnnouncementEmailed.objects.filter(user_id=user.pk, post_id__in=list(post_ids)).delete()

@@ -153,6 +153,7 @@ class ModerationAction(models.Model):
         PINNED = "pinned", _("Announcement pinned")
         UNPINNED = "unpinned", _("Announcement unpinned")
         POST_HIDDEN = "post_hidden", _("Board post hidden")
+        POST_SHOWN = "post_shown", _("Board post shown again")
 
     league = models.ForeignKey("leagues.League", on_delete=models.CASCADE, related_name="+")
     actor = models.ForeignKey(
@@ -223,3 +224,43 @@ class BoardReadMark(models.Model):
 
     def __str__(self):
         return f"{self.user_id} read the board of league {self.league_id} up to {self.last_seen}"
+
+
+class BoardReport(models.Model):
+    """A reader's report of a board post to the league's admins: the reasons of a
+    table message's report (``Report.Reason``), once per reader and post."""
+
+    post = models.ForeignKey(BoardPost, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    reason = models.CharField(_("reason"), max_length=10, choices=Report.Reason.choices)
+    words = models.CharField(_("in your words (optional)"), max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    closed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["post", "reporter"], name="board_one_report")
+        ]
+
+    def __str__(self):
+        return f"report of board post {self.post_id}: {self.reason}"
+
+
+class AnnouncementEmailed(models.Model):
+    """A pinned announcement that rode along in an email to ``user``: each goes to a
+    member at most once. Claimed before the email is sent, and given back if it fails."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    post = models.ForeignKey(BoardPost, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "post"], name="announcement_emailed_once")
+        ]
+
+    def __str__(self):
+        return f"board post {self.post_id} emailed to {self.user_id}"

@@ -5,8 +5,9 @@ connected in ``ChatConfig``.
 
 On deletion their words go: the messages and board posts they wrote (a message's words
 may name them, and a neutral author's name would not change that), their blocks both
-ways, mutes, reports and read marks; in the moderation record, what named them or quoted
-their words is reworded, as the leagues' record is.
+ways, mutes, reports, read marks and which announcements were emailed to them; in the
+moderation record, what named them or quoted their words is reworded, as the leagues'
+record is.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from django.db.models import Q
 from django.utils import translation
 
 from chat.models import (
+    AnnouncementEmailed,
     Block,
     BoardPost,
     BoardReadMark,
+    BoardReport,
     Message,
     ModerationAction,
     Mute,
@@ -90,8 +93,24 @@ def chat_reports(user):
     ]
 
 
+def board_reports(user):
+    """Every report the player made of a post on a league's board."""
+    return [
+        {
+            "league": r.post.league.slug,
+            "reason": r.reason,
+            "words": r.words,
+            "reported_at": _iso(r.created_at),
+        }
+        for r in BoardReport.objects.filter(reporter=user)
+        .select_related("post__league")
+        .order_by("pk")
+    ]
+
+
 def register_sections():
-    for function in (chat_messages, board_posts, chat_blocks, chat_mutes, chat_reports):
+    sections = (chat_messages, board_posts, chat_blocks, chat_mutes, chat_reports, board_reports)
+    for function in sections:
         section(function.__name__)(function)
 
 
@@ -102,7 +121,14 @@ def forget(sender, user, old_names=(), **kwargs):
     words = ModerationAction.objects.filter(
         Q(message__author=user)
         | Q(
-            action__in=[ModerationAction.Action.MUTED, ModerationAction.Action.UNMUTED],
+            action__in=[
+                ModerationAction.Action.MUTED,
+                ModerationAction.Action.UNMUTED,
+                # a board post's are recorded by its author's name
+                ModerationAction.Action.POST_HIDDEN,
+                ModerationAction.Action.POST_SHOWN,
+                ModerationAction.Action.REPORT_CLOSED,
+            ],
             subject__in=[n for n in old_names if n],
         )
     )
@@ -124,5 +150,7 @@ def forget(sender, user, old_names=(), **kwargs):
     Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
     Mute.objects.filter(user=user).delete()
     Report.objects.filter(reporter=user).delete()
+    BoardReport.objects.filter(reporter=user).delete()
+    AnnouncementEmailed.objects.filter(user=user).delete()
     ReadMark.objects.filter(user=user).delete()
     BoardReadMark.objects.filter(user=user).delete()

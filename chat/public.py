@@ -1,26 +1,38 @@
 """The chat's one door: what the game page and its socket, the home page and the league
 pages call. Nothing outside ``chat`` imports its other modules."""
 
+import re
 import uuid
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from chat import access, board, reads, render, services
-from chat.announce import EVENT
-from chat.models import Message
+from chat.announce import BOARD_EVENT, EVENT, board_group
+from chat.models import BoardPost, Message
 from chat.phrases import PHRASES
+from leagues.models import League
 from rummy.models import Game
 
 __all__ = [
+    "BOARD_EVENT",
     "EVENT",
+    "announcements_for_email",
+    "board_listening",
+    "board_post_html",
     "deliver",
     "drawer",
     "home_announcements",
     "league_board",
     "missed",
     "receive",
+    "release_email_announcements",
     "unread_games",
 ]
+
+
+# A league's slug as its address takes it (a SlugField, at most 90 characters).
+SLUG_RE = re.compile(r"^[-a-zA-Z0-9_]{1,90}$")
 
 
 def _game(game_id):
@@ -148,3 +160,61 @@ def league_board(user, league):
 def home_announcements(user):
     """The pinned announcements of ``user``'s leagues, for their home page."""
     return board.pinned_for(user)
+
+
+def announcements_for_email(user):
+    """The pinned announcements to include in an email that goes to ``user`` anyway,
+    each at most once per member (claimed here: give them back with
+    ``release_email_announcements`` if the email is not sent). Plain values: the email
+    words them in the member's language around the admins' own words."""
+    return [
+        {
+            "id": p.pk,
+            "league": p.league.name,
+            "author": p.author.name,
+            "text": p.text,
+            "posted_at": p.created_at,
+            "path": reverse("chat:board", args=[p.league.slug]),
+        }
+        for p in board.claim_for_email(user)
+    ]
+
+
+def release_email_announcements(user, announcements):
+    board.release_email_claims(user, [a["id"] for a in announcements])
+
+
+def board_listening(user, slug):
+    """The socket group a page showing the board of the league ``slug`` joins to get its
+    new posts live (``ws/me/?board=<slug>``), or None when ``user`` may not read it."""
+    slug = str(slug)
+    if not SLUG_RE.match(slug):
+        return None
+    league = League.objects.filter(slug=slug).first()
+    if league is None or not board.rights(user, league)[0]:
+        return None
+    return board_group(league.pk)
+
+
+def board_post_html(user, event):
+    """A new post (``BOARD_EVENT``) as ``user``'s board page shows it, at the top of its
+    posts; nothing when they may no longer read the board, the post is hidden, or they
+    blocked its author. The page is open: it counts as read."""
+    post_id = event.get("post_id")
+    if not isinstance(post_id, int):
+        return ""
+    found = (
+        BoardPost.objects.select_related("league", "author")
+        .filter(pk=post_id, hidden=False)
+        .first()
+    )
+    if found is None:
+        return ""
+    may_read, _post, moderate = board.rights(user, found.league)
+    if not may_read or found.author_id in reads.blocked_ids(user):
+        return ""
+    board.mark_read(user, found.league, found.pk)
+    return render_to_string(
+        "chat/_board_new.html",
+        {"p": found, "league": found.league, "moderate": moderate, "user": user},
+    )

@@ -11,4 +11,5 @@ urlpatterns = [
     path("chat/messages/<id:pk>/", views.message, name="message"),
     path("leagues/<slug:slug>/chat/", views.league, name="league"),
     path("leagues/<slug:slug>/board/", views.board_page, name="board"),
+    path("leagues/<slug:slug>/board/<id:pk>/", views.board_post, name="board_post"),
 ]

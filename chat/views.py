@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from chat import access, board, public, reads, services
 from chat import render as chat_render
-from chat.models import Message, ModerationAction, Mute, Report
+from chat.models import BoardPost, Message, ModerationAction, Mute, Report
 from leagues.access import get_league_for_member, require_league_admin
 from rummy.models import Game
 
@@ -178,6 +178,8 @@ def league(request, slug):
                 )
             elif action == "close_report":
                 services.close_report(request.user, public.last_id(request.POST.get("report")))
+            elif action == "close_board_report":
+                board.close_report(request.user, found, public.last_id(request.POST.get("report")))
             elif action == "unmute":
                 member = get_object_or_404(
                     get_user_model(), pk=public.last_id(request.POST.get("user")) or 0
@@ -196,6 +198,7 @@ def league(request, slug):
         "reports": Report.objects.filter(message__league=found, closed=False)
         .select_related("message", "message__author", "reporter")
         .order_by("-pk")[:100],
+        "board_reports": board.open_reports(found),
         "mutes": Mute.objects.filter(league=found, until__gt=now).select_related("user", "by"),
         "spectators_may_talk": access.spectators_may_talk(found.pk),
         "actions": ModerationAction.objects.filter(league=found)[:50],
@@ -240,9 +243,12 @@ def board_page(request, slug):
             messages.error(request, refusal.message)
         return redirect(reverse("chat:board", args=[found.slug]))
     mute = access.active_mute(request.user, found.pk)
+    shown = board.posts(request.user, found, moderate)
     context = {
         "league": found,
-        "posts": board.posts(request.user, found, moderate),
+        # The pinned ones on top; new posts arrive live above the others (ws/me/?board=).
+        "pinned_posts": [p for p in shown if p.pinned],
+        "posts": [p for p in shown if not p.pinned],
         "may_post": may_post,
         "moderate": moderate,
         "locked": board.is_locked(found),
@@ -251,3 +257,82 @@ def board_page(request, slug):
     }
     board.mark_read(request.user, found)
     return render(request, "chat/board.html", context)
+
+
+def _post_for_reader(user, slug, pk):
+    """A board post of the league ``slug`` that ``user`` may read, and whether they
+    moderate it; 404 otherwise (another league's post, a hidden one, an outsider)."""
+    league = get_league_for_member(user, slug)
+    try:
+        found, moderate = board.for_reader(user, pk)
+    except services.ChatRefused:
+        raise Http404(_("No such post.")) from None
+    if found.league_id != league.pk:
+        raise Http404(_("No such post."))
+    return found, moderate
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def board_post(request, slug, pk):
+    """One board post's actions, as a table message's: report it, block its author; for
+    the league's admins, hide or show it and mute its author."""
+    found, moderate = _post_for_reader(request.user, slug, pk)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "report":
+                board.report(
+                    request.user,
+                    found.pk,
+                    request.POST.get("reason", ""),
+                    request.POST.get("words", ""),
+                )
+                messages.success(request, _("Thank you: the league's admins will look at it."))
+            elif action in ("block", "unblock"):
+                services.set_block(request.user, found.author, action == "block")
+                messages.success(
+                    request,
+                    _("You will not see their messages.")
+                    if action == "block"
+                    else _("You see their messages again."),
+                )
+            elif action in ("hide", "show"):
+                found = board.set_hidden(
+                    request.user, found.pk, action == "hide", request.POST.get("reason", "")
+                )
+                messages.success(request, _("Done."))
+            elif action == "mute":
+                services.mute(
+                    request.user,
+                    found.league,
+                    found.author,
+                    _days(request.POST.get("days", "")),
+                    request.POST.get("reason", ""),
+                )
+                messages.success(request, _("The member is muted."))
+            else:
+                raise services.ChatRefused(_("The request could not be read."))
+        except services.ChatRefused as refusal:
+            if refusal.status == 404:
+                raise Http404(refusal.message) from None
+            messages.error(request, refusal.message)
+            return render(
+                request,
+                "chat/board_post.html",
+                _post_context(request.user, found, moderate),
+                status=refusal.status,
+            )
+        return redirect("chat:board_post", found.league.slug, found.pk)
+    return render(request, "chat/board_post.html", _post_context(request.user, found, moderate))
+
+
+def _post_context(user, found: BoardPost, moderate):
+    return {
+        "league": found.league,
+        "p": found,
+        "moderate": moderate,
+        "blocked": found.author_id in reads.blocked_ids(user),
+        "reasons": Report.Reason.choices,
+        "mine": found.author_id == user.pk,
+    }

@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from chat import public as chat
 from rummy.lobby.games import move_count, turn_games
 from rummy.play import broadcast
 from rummy.table.awaiting import Awaiting, badge_html
@@ -38,8 +39,16 @@ def wants_home_lists(scope):
     return query.get("home") == ["1"]
 
 
+def board_asked(scope):
+    """The slug of the league whose board the page shows (``?board=``), or None."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")[:300])
+    slugs = query.get("board") or [None]
+    return slugs[0]
+
+
 class MeConsumer(GuardedConsumer):
     awaiting = None  # the badge alone: the count kept from the broadcasts
+    board_group = None  # the board whose new posts this page shows, if any
 
     async def connect(self):
         if not await self.admit():
@@ -47,6 +56,11 @@ class MeConsumer(GuardedConsumer):
         self.frame = home_frame_html if wants_home_lists(self.scope) else move_count_html
         self.group = broadcast.user_group(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        slug = board_asked(self.scope)
+        if slug:
+            self.board_group = await database_sync_to_async(chat.board_listening)(self.user, slug)
+            if self.board_group:
+                await self.channel_layer.group_add(self.board_group, self.channel_name)
         if self.frame is move_count_html:
             # Read after joining the group, so that no change is missed in between.
             self.awaiting = Awaiting(self.user.pk)
@@ -60,6 +74,8 @@ class MeConsumer(GuardedConsumer):
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.board_group:
+            await self.channel_layer.group_discard(self.board_group, self.channel_name)
         await super().disconnect(code)
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -80,6 +96,15 @@ class MeConsumer(GuardedConsumer):
         elif not changed:
             return
         await self._send_badge()
+
+    async def board_post(self, event):
+        """A new post on the board this page shows (``chat.public.BOARD_EVENT``): that
+        post alone, rendered for this user (or nothing, if they may not see it)."""
+        if self.ended:
+            return
+        html = await in_language(self.language, chat.board_post_html, self.zone)(self.user, event)
+        if html:
+            await self.send(text_data=html)
 
     async def _send_badge(self):
         with translation.override(self.language):

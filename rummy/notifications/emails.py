@@ -17,6 +17,10 @@ What is the email's own:
   move, and a failure is logged and retried by the next pass.
 - Each email is written in its user's language with times in their time zone
   (``leagues.models.speaking_to``), subject and body alike.
+- An email about games carries, below them, the pinned announcements of the player's
+  leagues not sent to them yet (``chat.public.announcements_for_email``: each once per
+  member, given back if the email fails). An announcement never has an email of its own:
+  it waits for the next email the player gets anyway.
 """
 
 import logging
@@ -32,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from chat import public as chat
 from leagues.models import speaking_to
 from rummy import engine
 from rummy.clock.text import deadline_text, time_left_text
@@ -219,8 +224,34 @@ class EmailSender(pipeline.Sender):
 
     def send(self, user, outlet, kind, message, told, now, ready) -> Outcome:
         template, subject, context = message
+        announcements = _announcements(user)
+        if announcements:
+            context = {**context, "announcements": _announcement_lines(announcements)}
         sent = send(user, subject, template, context, pref=PREF_OF_KIND[kind])
+        if not sent and announcements:
+            _give_back(user, announcements)
         return Outcome.SENT if sent else Outcome.FAILED
+
+
+def _announcements(user) -> list:
+    """The announcements this email carries (claimed); none when the chat cannot say:
+    its trouble must not hold up an email about games."""
+    try:
+        return chat.announcements_for_email(user)
+    except Exception:
+        log.exception("could not read the announcements for user %s", user.pk)
+        return []
+
+
+def _announcement_lines(announcements) -> list:
+    return [{**a, "url": absolute_url(a["path"])} for a in announcements]
+
+
+def _give_back(user, announcements):
+    try:
+        chat.release_email_announcements(user, announcements)
+    except Exception:
+        log.exception("could not give back the announcements of user %s", user.pk)
 
 
 EMAIL = EmailSender()

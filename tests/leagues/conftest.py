@@ -70,9 +70,18 @@ def seeded_deals(monkeypatch):
 
 def _chat(league, game, carol, alice, bob):
     """Carol's part of the chat: a message naming her and a quick phrase at the running
-    game, a board post, a block, a mute (recorded by Alice) and a report of Bob's
-    message."""
-    from chat.models import Block, BoardPost, Message, ModerationAction, Mute, Report
+    game, a board post, a block, a mute (recorded by Alice), a report of Bob's message
+    and one of his board post, and his pinned announcement emailed to her."""
+    from chat.models import (
+        AnnouncementEmailed,
+        Block,
+        BoardPost,
+        BoardReport,
+        Message,
+        ModerationAction,
+        Mute,
+        Report,
+    )
 
     Message.objects.create(game=game, league=league, author=carol, text="Carol here", token="c1")
     Message.objects.create(game=game, league=league, author=carol, phrase="thanks", token="c2")
@@ -90,6 +99,11 @@ def _chat(league, game, carol, alice, bob):
         league=league, actor=alice, actor_name="Alice", action="muted", subject="Carol"
     )
     Report.objects.create(message=by_bob, reporter=carol, reason=Report.Reason.RUDE)
+    bobs_post = BoardPost.objects.create(
+        league=league, author=bob, text="Bob's news", token="b", pinned=True
+    )
+    BoardReport.objects.create(post=bobs_post, reporter=carol, reason=Report.Reason.SPAM)
+    AnnouncementEmailed.objects.create(user=carol, post=bobs_post)
 
 
 @pytest.fixture

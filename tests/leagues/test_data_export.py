@@ -95,6 +95,7 @@ def test_the_export_is_the_players_own(carol_data, cast, world):
     assert [b["blocked"] for b in carol_data["chat_blocks"]] == ["Bob"]
     assert [m["reason"] for m in carol_data["chat_mutes"]] == ["calm"]
     assert [r["reason"] for r in carol_data["chat_reports"]] == ["rude"]
+    assert [r["reason"] for r in carol_data["board_reports"]] == ["spam"]
     # Only finished games come as records; the running one would show others' hands.
     assert [g["game"] for g in carol_data["games"]] == [world["finished"].pk]
     assert carol_data["games"][0]["record"]["format"] == "carousel-vectors/1"

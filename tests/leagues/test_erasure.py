@@ -321,9 +321,19 @@ def test_other_parts_of_the_site_hear_of_the_deletion_inside_it(client, cast, wo
 
 def test_her_chat_goes_with_her_account(client, cast, world):
     """The chat's part (``chat.personal``): her messages and posts, which may name her,
-    her blocks, mutes, reports and read marks go; the moderation record that named her
-    keeps its row under the neutral name; Bob's message stays."""
-    from chat.models import Block, BoardPost, Message, ModerationAction, Mute, Report
+    her blocks, mutes, reports (of messages and of board posts), read marks and which
+    announcements were emailed to her go; the moderation record that named her keeps
+    its row under the neutral name; Bob's message and post stay."""
+    from chat.models import (
+        AnnouncementEmailed,
+        Block,
+        BoardPost,
+        BoardReport,
+        Message,
+        ModerationAction,
+        Mute,
+        Report,
+    )
 
     assert delete_carol(client, cast).status_code == 302
     carol = cast.carol
@@ -332,6 +342,9 @@ def test_her_chat_goes_with_her_account(client, cast, world):
     assert not Block.objects.filter(blocker=carol).exists()
     assert not Mute.objects.filter(user=carol).exists()
     assert not Report.objects.filter(reporter=carol).exists()
+    assert not BoardReport.objects.filter(reporter=carol).exists()
+    assert not AnnouncementEmailed.objects.filter(user=carol).exists()
     assert Message.objects.filter(author=cast.bob, text="hi").exists()
+    assert BoardPost.objects.filter(author=cast.bob, text="Bob's news").exists()
     muted = ModerationAction.objects.get(action="muted")
     assert muted.subject == f"Deleted player {carol.pk}"

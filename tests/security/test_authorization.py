@@ -115,6 +115,9 @@ MATRIX = {
     "chat:league": ("302 404 403 403 403", "302 404 403 403 403"),
     # The league's board: its members read and post (this form posts nothing: a message).
     "chat:board": ("302 404 200 200 200", "302 404 302 302 302"),
+    # A board post's actions: this id is no post of the league (a user's), so no one
+    # finds it (tests/chat/test_board_reports.py has the matrix of a real post).
+    "chat:board_post": ("302 404 404 404 404", "302 404 404 404 404"),
 }
 
 #          WebSocket route: accepted? for the ROLES in order
