@@ -2,8 +2,6 @@
 board page without a reload, over the header socket the page already has, in the
 reader's language; axe finds nothing serious on the board page."""
 
-import json
-import subprocess
 import uuid
 
 import pytest
@@ -14,15 +12,13 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import ROOT, _python, log_in
+from tests.e2e.conftest import log_in, run_setup
 
 pytestmark = pytest.mark.e2e
 
 SETUP = """
-import itertools, json, random
-from tests import factories
+import json
 from tests.factories import make_user, make_league
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
 tag = sys.argv[1]
 users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
          for n in ("ann", "ben")]
@@ -36,16 +32,7 @@ OPENED = "() => window.__e2e && window.__e2e.log.some((e) => e[0] === 'open')"
 
 @pytest.fixture
 def club(server_env):
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, uuid.uuid4().hex[:6]],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_setup(server_env, SETUP, uuid.uuid4().hex[:6])
 
 
 def test_a_new_post_appears_live_on_the_open_board(phone, server, club):
