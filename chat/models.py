@@ -12,6 +12,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from leagues.models import in_words
+
 MAX_LENGTH = 500
 
 
@@ -178,6 +180,16 @@ class ModerationAction(models.Model):
         if self.pk is not None:
             raise ValueError("A moderation action, once recorded, is never changed.")
         super().save(*args, **kwargs)
+
+    @property
+    def by(self):
+        """Who acted, in the reader's words (``leagues.models.in_words``)."""
+        return in_words(self.actor_name)
+
+    @property
+    def about(self):
+        """Whom or what it was done to, in the reader's words."""
+        return in_words(self.subject)
 
 
 BOARD_MAX_LENGTH = 2000

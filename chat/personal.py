@@ -12,9 +12,7 @@ record is.
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db.models import Q
-from django.utils import translation
 
 from chat.models import (
     AnnouncementEmailed,
@@ -132,11 +130,10 @@ def forget(sender, user, old_names=(), **kwargs):
             subject__in=[n for n in old_names if n],
         )
     )
-    # Stored words, in the site's own language, as the leagues' record does.
-    with translation.override(settings.LANGUAGE_CODE):
-        new_name = str(user.name)
-    words.update(subject=new_name)
-    ModerationAction.objects.filter(actor=user).update(actor_name=new_name)
+    # The deleted username, as the leagues' record keeps it: its page words it for each
+    # reader (``ModerationAction.by``, ``.about``).
+    words.update(subject=user.username)
+    ModerationAction.objects.filter(actor=user).update(actor_name=user.username)
     ModerationAction.objects.filter(
         action__in=[
             ModerationAction.Action.PINNED,

@@ -12,7 +12,7 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from leagues import erasure
 from leagues.models import AdminAction, Membership, Season, User
@@ -347,4 +347,7 @@ def test_her_chat_goes_with_her_account(client, cast, world):
     assert Message.objects.filter(author=cast.bob, text="hi").exists()
     assert BoardPost.objects.filter(author=cast.bob, text="Bob's news").exists()
     muted = ModerationAction.objects.get(action="muted")
-    assert muted.subject == f"Deleted player {carol.pk}"
+    assert muted.subject == f"~deleted-{carol.pk}"
+    # The moderation page words her for each reader.
+    with translation.override("lv"):
+        assert muted.about == f"Dzēsts spēlētājs {carol.pk}"
