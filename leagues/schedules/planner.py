@@ -18,21 +18,29 @@ How it plans, and what it promises:
   game. The rounds still to come are counted as what the member owing most needs; the
   others are given rests spread over those rounds so that everyone finishes in the
   same round, and no one is ever left owing a game with nobody to play it with.
-- **Pairs**: the tables are chosen to make every pair of members share a table as
-  equally often as possible: a greedy start (each member to the table where they met
+- **Pairs**: every pair of members should share a table as equally often as the numbers
+  allow. :func:`least_spread` is a lower bound on the spread (most minus fewest
+  meetings over the pairs) that no plan of the numbers beats: 0 when the meetings
+  divide evenly over the pairs, else 1, raised to 2 where a counting argument rules 1
+  out (two tables a round; or too few meetings for every pair with more seats at a
+  table than tables).
+- **Guaranteed**: where the members and the table size are those of a resolvable
+  design built in (every pair at one table in exactly one round; :func:`_resolvable`:
+  the affine planes of order 3, 4 and 5, so 9 members at tables of 3 or 4, 16 at tables
+  of 4 or 5, 25 at tables of 5; the round robin, an even number at tables of 2) and no
+  one is away, the plan takes that design's rounds in turn, so the spread is the bound:
+  0 when the design's rounds divide the games, else 1. Always: every member plays the
+  games set, never twice in a round (above).
+- **Searched otherwise**: a greedy start (each member to the table where they met
   fewest), then local search that changes who sits where within a round (which keeps
   every member's games and every table's size): an annealing on the squares of the
-  meeting counts, then, where that leaves the spread (most minus fewest meetings)
-  above the least the numbers allow, a conflict-directed tabu search as used for the
-  social golfer problem (or, for a few members at two tables, a round re-split in the
-  best of every way there is), aiming at the narrowest band of counts around the mean
-  and widening it a step at a time. It is a heuristic, and promises only what it
-  measures: the spread it reached (:func:`figures`). The least spread (0 when the
-  meetings divide evenly over the pairs, else 1) is a bound that some sizes cannot
-  reach at all: with two tables a round and everyone playing, the meetings of any
-  three members add up to the number of rounds modulo 2, and two members on the same
-  sides round after round meet every time. ``bench/planner.py`` prints how close
-  it gets over the sizes a league has, and how long it takes.
+  meeting counts, then, where that leaves the spread above the least the numbers
+  allow, a conflict-directed tabu search as used for the social golfer problem (or,
+  for a few members at two tables, a round re-split in the best of every way there
+  is), aiming at the narrowest band of counts around the mean and widening it a step
+  at a time. That is a heuristic, and promises only what it measures: the spread it
+  reached (:func:`figures`); ``bench/planner.py`` prints how close it gets to the
+  bound over the sizes a league has, and how long it takes.
 - **Seats**: each table's seat order is chosen, round by round, to even out how often
   each member sits in each position, seat 0 (the first turn) first.
 
@@ -181,9 +189,16 @@ def plan(
     """A whole season's plan. ``away`` maps a round's index (from 0) to the members
     who cannot play it (on vacation at its start); they are made up for later."""
     check(members, seats, games_each)
-    tables_by_round, resting_by_round = _plan(
-        [games_each] * members, seats, random.Random(seed), away or {}, None, search_steps
-    )
+    rng = random.Random(seed)
+    away = away or {}
+    design = None if any(away.values()) else _resolvable(members, seats)
+    if design is not None:
+        tables_by_round = _from_design(design, members, games_each, rng)
+        resting_by_round: list[list[int]] = [[] for _ in tables_by_round]
+    else:
+        tables_by_round, resting_by_round = _plan(
+            [games_each] * members, seats, rng, away, None, search_steps
+        )
     rounds = _order_seats(tables_by_round, resting_by_round, members)
     return Plan(members, seats, games_each, tuple(rounds))
 
@@ -288,6 +303,114 @@ def figures(result: Plan) -> Figures:
         seat_counts=tuple(tuple(row) for row in seat_counts),
         table_sizes=tuple(sorted(sizes)),
     )
+
+
+def least_spread(members: int, seats: int, games_each: int) -> int:
+    """A lower bound on the pair spread of any plan of these numbers with no one away:
+    no plan does better, and where the bound is 0 or 1 it may still be out of reach.
+
+    - 0 when the meetings divide evenly over the pairs, else 1 (every plan seats the
+      same tables, so it makes the same number of meetings).
+    - 2 where 1 is ruled out at two tables a round (everyone plays every round, the
+      bench's sizes up to twice the table size): a member's side, round by round, is
+      a word of 0s and 1s, and two members meet in the rounds where their words agree.
+      The meetings of any three members then add up to the number of rounds modulo 2,
+      so if every pair meets k or k + 1 times, the pairs meeting k + 1 times are either
+      all the pairs across a split of the members in two, or all the pairs within
+      such a split; if neither has as many pairs as the total meetings leave over
+      k per pair, no plan is within one.
+    - 2 where the meetings are fewer than the pairs (so some pair never meets), there
+      are at least two rounds and a table seats more than there are tables: any table
+      of the second round holds two members who shared a table in the first.
+    """
+    check(members, seats, games_each)
+    everyone_plays = not (seats == 2 and members % 2)
+    sizes = table_sizes(members, seats) if everyone_plays else []
+    rounds = games_each
+    total = rounds * sum(s * (s - 1) // 2 for s in sizes)
+    pairs = members * (members - 1) // 2
+    if not everyone_plays:
+        return 0 if members == 2 else 1 if total % pairs else 0
+    k, over = divmod(total, pairs)
+    least = 1 if over else 0
+    if len(sizes) == 2:
+        splits = range(members // 2 + 1)
+        if (rounds + k) % 2 == 0:
+            fits = any(s * (members - s) == over for s in splits)
+        else:
+            fits = any(math.comb(s, 2) + math.comb(members - s, 2) == over for s in splits)
+        if not fits:
+            least = 2
+    if k == 0 and over and rounds >= 2 and max(sizes) > len(sizes):
+        least = 2
+    return least
+
+
+# --- known designs ----------------------------------------------------------------------
+
+# GF(4) as 0, 1, x, x + 1 (the numbers 0 to 3 as bits): addition is exclusive or, and
+# multiplication is modulo x^2 + x + 1.
+_GF4_TIMES = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+
+def _resolvable(members: int, seats: int) -> list[list[list[int]]] | None:
+    """A resolvable design whose rounds seat these members as :func:`table_sizes`
+    does, with every pair at one table in exactly one round, if one is built in:
+
+    - the affine plane of order q (q = 3, 4, 5): q^2 members at q tables of q, q + 1
+      rounds, the lines of each slope one round;
+    - the round robin (the circle method): an even number at tables of 2, one round
+      fewer than the members.
+    """
+    sizes = table_sizes(members, seats) if seats > 2 or members % 2 == 0 else []
+    for q in (3, 4, 5):
+        if sizes == [q] * q:
+            return _affine_plane(q)
+    if sizes == [2] * (members // 2) and members >= 4:
+        return _round_robin(members)
+    return None
+
+
+def _affine_plane(q: int) -> list[list[list[int]]]:
+    """The q + 1 parallel classes of AG(2, q), member x * q + y at the point (x, y):
+    the lines y = m x + b, one class for each slope m, and the lines x = c."""
+    if q == 4:
+        add, times = (lambda a, b: a ^ b), (lambda a, b: _GF4_TIMES[a][b])
+    else:
+        add, times = (lambda a, b: (a + b) % q), (lambda a, b: a * b % q)
+    rounds = [[[x * q + add(times(m, x), b) for x in range(q)] for b in range(q)] for m in range(q)]
+    rounds.append([[c * q + y for y in range(q)] for c in range(q)])
+    return rounds
+
+
+def _round_robin(members: int) -> list[list[list[int]]]:
+    """The circle method: the last member stays put, the others turn one place a
+    round, and each sits with the one opposite."""
+    turning = members - 1
+    rounds = []
+    for r in range(turning):
+        ring = [(r + i) % turning for i in range(turning)]
+        tables = [[ring[0], members - 1]]
+        tables += [[ring[i], ring[turning - i]] for i in range(1, members // 2)]
+        rounds.append(tables)
+    return rounds
+
+
+def _from_design(
+    design: list[list[list[int]]], members: int, games_each: int, rng: random.Random
+) -> list[list[list[int]]]:
+    """``games_each`` rounds taken from the design's in turn (in an order drawn once,
+    its members relabelled at random): after whole passes every pair met equally often,
+    and the last part pass adds at most one meeting to a pair, so the spread is 0 when
+    the design's rounds divide the games, else 1."""
+    label = list(range(members))
+    rng.shuffle(label)
+    order = list(range(len(design)))
+    rng.shuffle(order)
+    return [
+        [[label[m] for m in table] for table in design[order[r % len(design)]]]
+        for r in range(games_each)
+    ]
 
 
 # --- who plays this round ---------------------------------------------------------------
