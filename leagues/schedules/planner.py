@@ -25,12 +25,14 @@ How it plans, and what it promises:
   out (two tables a round; or too few meetings for every pair with more seats at a
   table than tables).
 - **Guaranteed**: where the members and the table size are those of a resolvable
-  design built in (every pair at one table in exactly one round; :func:`_resolvable`:
-  the affine planes of order 3, 4 and 5, so 9 members at tables of 3 or 4, 16 at tables
-  of 4 or 5, 25 at tables of 5; the round robin, an even number at tables of 2) and no
-  one is away, the plan takes that design's rounds in turn, so the spread is the bound:
-  0 when the design's rounds divide the games, else 1. Always: every member plays the
-  games set, never twice in a round (above).
+  design built in, or of one with a member more (every pair at one table in exactly
+  one round; :func:`_resolvable`), and no one is away, the plan takes that design's
+  rounds in turn, so the spread is the bound: 0 when the design's rounds divide the
+  games, else 1. That is 8, 9, 14, 15, 20, 21, 26, 27, 38, 39, 56 or 57 members at
+  tables of 3 (the affine plane of order 3 and Kirkman triple systems), 9, 15 or 16 at
+  tables of 4 and 16, 24 or 25 at tables of 5 (the affine planes of order 3, 4 and 5;
+  16 sit at four tables of 4 either way), and an even number at tables of 2 (the round
+  robin). Always: every member plays the games set, never twice in a round (above).
 - **Searched otherwise**: a greedy start (each member to the table where they met
   fewest), then local search that changes who sits where within a round (which keeps
   every member's games and every table's size): an annealing on the squares of the
@@ -354,20 +356,74 @@ _GF4_TIMES = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
 
 
 def _resolvable(members: int, seats: int) -> list[list[list[int]]] | None:
-    """A resolvable design whose rounds seat these members as :func:`table_sizes`
-    does, with every pair at one table in exactly one round, if one is built in:
+    """A resolvable design (every pair at one table in exactly one round) whose rounds
+    seat these members as :func:`table_sizes` does, if one is built in:
 
     - the affine plane of order q (q = 3, 4, 5): q^2 members at q tables of q, q + 1
       rounds, the lines of each slope one round;
+    - Kirkman triple systems (:func:`_kirkman`): 15, 21, 27, 39 and 57 members at
+      tables of 3, half as many rounds as the others a member meets;
     - the round robin (the circle method): an even number at tables of 2, one round
       fewer than the members.
+
+    A design on one member more serves too: without its last member, the table they
+    sat at is one seat short each round, and every other pair still meets once.
     """
-    sizes = table_sizes(members, seats) if seats > 2 or members % 2 == 0 else []
-    for q in (3, 4, 5):
-        if sizes == [q] * q:
-            return _affine_plane(q)
-    if sizes == [2] * (members // 2) and members >= 4:
-        return _round_robin(members)
+    if seats == 2:
+        return _round_robin(members) if members % 2 == 0 and members >= 4 else None
+    wanted = table_sizes(members, seats)
+    for points in (members, members + 1):
+        design = _design(points, max(wanted))
+        if design is None:
+            continue
+        rounds = [[[m for m in t if m < members] for t in tables] for tables in design]
+        if all(sorted(map(len, tables), reverse=True) == wanted for tables in rounds):
+            return rounds
+    return None
+
+
+def _design(points: int, size: int) -> list[list[list[int]]] | None:
+    """The built-in resolvable design on ``points`` members at tables of ``size``."""
+    if size in (3, 4, 5) and points == size * size:
+        return _affine_plane(size)
+    if size == 3:
+        return _kirkman(points)
+    return None
+
+
+def _kirkman(points: int) -> list[list[list[int]]] | None:
+    """A Kirkman triple system on ``points`` members, by the two constructions of
+    Ray-Chaudhuri and Wilson (constructions 1.1 and 1.2 in Stinson's survey of Kirkman
+    triple systems, 1991) over the integers modulo a prime q = 6t + 1 (7, 13 or 19),
+    a a primitive root: on 2q + 1 members and on 3q members. A member is a residue x
+    and a copy c (the member x + q c), and a round is a base round with p added to
+    every residue, for each p mod q (the member 2q of the first kind stays put)."""
+    for q in (7, 13, 19):
+        if points not in (2 * q + 1, 3 * q):
+            continue
+        t = (q - 1) // 6
+        a = next(g for g in range(2, q) if len({pow(g, i, q) for i in range(q)}) == q - 1)
+
+        def power(i: int, q: int = q, a: int = a) -> int:
+            return pow(a, i, q)
+
+        def turned(base: list[list[tuple[int, int]]], p: int, q: int = q) -> list[list[int]]:
+            return [[(x + p) % q + q * c for x, c in triple] for triple in base]
+
+        thirds = [*range(t), *range(2 * t, 3 * t), *range(4 * t, 5 * t)]
+        if points == 2 * q + 1:
+            m = next(i for i in range(q - 1) if 2 * power(i) % q == (power(t) + 1) % q)
+            base = [[(power(i), 0), (power(t + i), 0), (power(m + i), 1)] for i in thirds]
+            base += [[(power(m + t * k + i), 1) for k in (1, 3, 5)] for i in range(t)]
+            return [[[p, p + q, 2 * q], *turned(base, p)] for p in range(q)]
+        across = [[(power(i + 2 * t * c), c) for c in range(3)] for i in range(6 * t)]
+        within = [[(power(i + 2 * t * k), c) for k in range(3)] for c in range(3) for i in range(t)]
+        base = [[(0, 0), (0, 1), (0, 2)], *within]
+        base += [across[i] for i in range(6 * t) if i not in thirds]
+        rounds = [turned(base, p) for p in range(q)]
+        # The rest of the triples across: each one turned is a round of its own.
+        rounds += [[turned([across[i]], p)[0] for p in range(q)] for i in thirds]
+        return rounds
     return None
 
 

@@ -136,6 +136,33 @@ def test_sizes_with_a_resolvable_design_meet_as_evenly_as_possible(
     assert plan(16, 4, 5, seed=1) != plan(16, 4, 5, seed=2)
 
 
+@pytest.mark.parametrize(
+    ("members", "seats", "rounds"),
+    [
+        # Kirkman triple systems (Kirkman's schoolgirls are 15), and with one fewer.
+        (15, 3, 7),
+        (21, 3, 10),
+        (27, 3, 13),
+        (39, 3, 19),
+        (57, 3, 28),
+        (14, 3, 7),
+        (20, 3, 10),
+        (56, 3, 28),
+        # Affine planes with one fewer, and 9 at tables of 4 (three tables of 3).
+        (8, 3, 4),
+        (15, 4, 5),
+        (24, 5, 6),
+        (9, 4, 4),
+    ],
+)
+def test_every_pair_meets_exactly_once_in_a_pass_of_a_built_in_design(members, seats, rounds):
+    result = plan(members, seats, rounds, seed=3)
+    seen = figures(result)
+    assert (seen.pair_min, seen.pair_max) == (1, 1)
+    assert _played(result) == [rounds] * members
+    assert len(result.rounds) == rounds
+
+
 def test_members_away_on_a_resolvable_size_are_still_made_up_for():
     result = plan(16, 4, 5, seed=1, away={0: {3}, 2: {3, 7}})
     assert _played(result) == [5] * 16
