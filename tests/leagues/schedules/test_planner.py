@@ -291,6 +291,14 @@ def test_the_command_prints_the_rounds_tables_and_figures(capsys):
     assert out.count("   first ") == 12
 
 
+def test_the_command_says_the_least_spread_any_plan_could_have(capsys):
+    call_command("plan_season", "--players", "16", "--seats", "4", "--games-each", "5")
+    out = capsys.readouterr().out
+    assert "pair meetings: min 1, max 1 (spread 0; no plan of these numbers has less than 0)" in out
+    call_command("plan_season", "--players", "6", "--seats", "3", "--games-each", "3")
+    assert "has less than 2)" in capsys.readouterr().out
+
+
 def test_the_command_exits_non_zero_on_impossible_input():
     import subprocess
     import sys
