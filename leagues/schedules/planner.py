@@ -28,11 +28,11 @@ How it plans, and what it promises:
   design built in, or of one with a member more (every pair at one table in exactly
   one round; :func:`_resolvable`), and no one is away, the plan takes that design's
   rounds in turn, so the spread is the bound: 0 when the design's rounds divide the
-  games, else 1. That is 8, 9, 14, 15, 20, 21, 26, 27, 38, 39, 56 or 57 members at
-  tables of 3 (the affine plane of order 3 and Kirkman triple systems), 9, 15 or 16 at
-  tables of 4 and 16, 24 or 25 at tables of 5 (the affine planes of order 3, 4 and 5;
-  16 sit at four tables of 4 either way), and an even number at tables of 2 (the round
-  robin). Always: every member plays the games set, never twice in a round (above).
+  games, else 1. That is, at tables of 3, the 9, 15, 21, 27, 39, 45, 57, 63, 81, 117,
+  135, 171 or 189 members of a Kirkman triple system built in, or one fewer; 9, 15 or
+  16 at tables of 4 and 16, 24 or 25 at tables of 5 (the affine planes of order 3, 4
+  and 5; 16 sit at four tables of 4 either way); and an even number at tables of 2
+  (the round robin). Always: every member plays the games set, never twice in a round (above).
 - **Searched otherwise**: a greedy start (each member to the table where they met
   fewest), then local search that changes who sits where within a round (which keeps
   every member's games and every table's size): an annealing on the squares of the
@@ -361,8 +361,9 @@ def _resolvable(members: int, seats: int) -> list[list[list[int]]] | None:
 
     - the affine plane of order q (q = 3, 4, 5): q^2 members at q tables of q, q + 1
       rounds, the lines of each slope one round;
-    - Kirkman triple systems (:func:`_kirkman`): 15, 21, 27, 39 and 57 members at
-      tables of 3, half as many rounds as the others a member meets;
+    - Kirkman triple systems (:func:`_kirkman`): 15, 21, 27, 39, 45, 57, 63, 81,
+      117, 135, 171 and 189 members at tables of 3, half as many rounds as the others
+      a member meets;
     - the round robin (the circle method): an even number at tables of 2, one round
       fewer than the members.
 
@@ -395,7 +396,8 @@ def _kirkman(points: int) -> list[list[list[int]]] | None:
     """A Kirkman triple system on ``points`` members, by the two constructions of
     Ray-Chaudhuri and Wilson (constructions 1.1 and 1.2 in Stinson's survey of Kirkman
     triple systems, 1991) over the integers modulo a prime q = 6t + 1 (7, 13 or 19),
-    a a primitive root: on 2q + 1 members and on 3q members. A member is a residue x
+    a a primitive root: on 2q + 1 members and on 3q members; and on three times the
+    members of one of those (:func:`_tripled`). A member is a residue x
     and a copy c (the member x + q c), and a round is a base round with p added to
     every residue, for each p mod q (the member 2q of the first kind stays put)."""
     for q in (7, 13, 19):
@@ -424,7 +426,22 @@ def _kirkman(points: int) -> list[list[list[int]]] | None:
         # The rest of the triples across: each one turned is a round of its own.
         rounds += [[turned([across[i]], p)[0] for p in range(q)] for i in thirds]
         return rounds
+    if points % 3 == 0 and (inner := _kirkman(points // 3)) is not None:
+        return _tripled(inner, points // 3)
     return None
+
+
+def _tripled(inner: list[list[list[int]]], m: int) -> list[list[list[int]]]:
+    """A Kirkman triple system on 3m members from one on m (m odd): the members are
+    three copies of the m, x + m c for copy c. First m rounds across the copies, the
+    round b of triples x, x + b, x + 2b (each its own copy, modulo m): two members of
+    different copies meet in exactly one of them, since 1 and 2 are invertible modulo
+    an odd m. Then the m-member system's rounds, played by each copy at once."""
+    across = [[[x, m + (x + b) % m, 2 * m + (x + 2 * b) % m] for x in range(m)] for b in range(m)]
+    within = [
+        [[m * c + x for x in table] for c in range(3) for table in tables] for tables in inner
+    ]
+    return across + within
 
 
 def _affine_plane(q: int) -> list[list[list[int]]]:

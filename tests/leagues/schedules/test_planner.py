@@ -145,7 +145,10 @@ def test_sizes_with_a_resolvable_design_meet_as_evenly_as_possible(
         (27, 3, 13),
         (39, 3, 19),
         (57, 3, 28),
+        (45, 3, 22),
+        (81, 3, 40),
         (14, 3, 7),
+        (44, 3, 22),
         (20, 3, 10),
         (56, 3, 28),
         # Affine planes with one fewer, and 9 at tables of 4 (three tables of 3).
