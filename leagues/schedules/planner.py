@@ -32,7 +32,8 @@ How it plans, and what it promises:
   135, 171 or 189 members of a Kirkman triple system built in, or one fewer; 9, 15 or
   16 at tables of 4 and 16, 24 or 25 at tables of 5 (the affine planes of order 3, 4
   and 5; 16 sit at four tables of 4 either way); and an even number at tables of 2
-  (the round robin). Always: every member plays the games set, never twice in a round (above).
+  (the round robin). Always: every member plays the games set, never twice in a
+  round (above).
 - **Searched otherwise**: a greedy start (each member to the table where they met
   fewest), then local search that changes who sits where within a round (which keeps
   every member's games and every table's size): an annealing on the squares of the
@@ -313,8 +314,8 @@ def least_spread(members: int, seats: int, games_each: int) -> int:
 
     - 0 when the meetings divide evenly over the pairs, else 1 (every plan seats the
       same tables, so it makes the same number of meetings).
-    - 2 where 1 is ruled out at two tables a round (everyone plays every round, the
-      bench's sizes up to twice the table size): a member's side, round by round, is
+    - 2 where 1 is ruled out at two tables a round (up to twice as many members as
+      a table seats; everyone plays every round): a member's side, round by round, is
       a word of 0s and 1s, and two members meet in the rounds where their words agree.
       The meetings of any three members then add up to the number of rounds modulo 2,
       so if every pair meets k or k + 1 times, the pairs meeting k + 1 times are either
@@ -326,13 +327,13 @@ def least_spread(members: int, seats: int, games_each: int) -> int:
       of the second round holds two members who shared a table in the first.
     """
     check(members, seats, games_each)
-    everyone_plays = not (seats == 2 and members % 2)
-    sizes = table_sizes(members, seats) if everyone_plays else []
+    pairs = members * (members - 1) // 2
+    if seats == 2 and members % 2:
+        # Someone rests every round: each game is one meeting.
+        return 1 if members * games_each // 2 % pairs else 0
+    sizes = table_sizes(members, seats)
     rounds = games_each
     total = rounds * sum(s * (s - 1) // 2 for s in sizes)
-    pairs = members * (members - 1) // 2
-    if not everyone_plays:
-        return 0 if members == 2 else 1 if total % pairs else 0
     k, over = divmod(total, pairs)
     least = 1 if over else 0
     if len(sizes) == 2:
@@ -397,9 +398,9 @@ def _kirkman(points: int) -> list[list[list[int]]] | None:
     Ray-Chaudhuri and Wilson (constructions 1.1 and 1.2 in Stinson's survey of Kirkman
     triple systems, 1991) over the integers modulo a prime q = 6t + 1 (7, 13 or 19),
     a a primitive root: on 2q + 1 members and on 3q members; and on three times the
-    members of one of those (:func:`_tripled`). A member is a residue x
-    and a copy c (the member x + q c), and a round is a base round with p added to
-    every residue, for each p mod q (the member 2q of the first kind stays put)."""
+    members of one of those (:func:`_tripled`). A member is a residue x and a copy c
+    (the member x + q c), and a round is a base round with p added to every residue,
+    for each p mod q (the member 2q of the first kind stays put)."""
     for q in (7, 13, 19):
         if points not in (2 * q + 1, 3 * q):
             continue
@@ -1005,7 +1006,9 @@ def _even_first_seats(rounds: list[Round], first: list[int]) -> list[Round]:
     """Round by round the first seats can drift apart (a member whose tables all come
     with members who sat first less). Afterwards: wherever a table's seat 0 sat first
     at least two times more than another member at that table, the two change seats;
-    each change lowers the sum of squares of the first-seat counts, so this ends."""
+    each change lowers the sum of squares of the first-seat counts, so this ends. Then
+    the same between members at different tables, along chains of tables
+    (:func:`_first_seat_chain`)."""
     tables = [[list(t) for t in r.tables] for r in rounds]
     changed = True
     while changed:
@@ -1020,7 +1023,52 @@ def _even_first_seats(rounds: list[Round], first: list[int]) -> list[Round]:
                     first[lead] -= 1
                     first[other] += 1
                     changed = True
+    while (chain := _first_seat_chain(tables, first)) is not None:
+        giver, taker, path = chain
+        for table, member in path:
+            position = table.index(member)
+            table[0], table[position] = member, table[0]
+        first[giver] -= 1
+        first[taker] += 1
     return [
         Round(tuple(tuple(t) for t in round_tables), r.resting)
         for round_tables, r in zip(tables, rounds, strict=True)
     ]
+
+
+def _first_seat_chain(
+    tables: list[list[list[int]]], first: list[int]
+) -> tuple[int, int, list[tuple[list[int], int]]] | None:
+    """Members two or more first seats apart who never share a table: a chain from
+    the one who sat first more to the other, each step a table where one member of the
+    chain sits first and the next sits too. Moving each next member to seat 0 gives
+    the first a first seat less and the last one more, and everyone between gives one
+    and takes one; so the sum of squares of the counts goes down, and the chains end.
+    Returns the giver, the taker and the steps (table, member to seat first), or
+    None when there is no such chain."""
+    leads: dict[int, list[list[int]]] = {}
+    for round_tables in tables:
+        for table in round_tables:
+            leads.setdefault(table[0], []).append(table)
+    fewest = min(first)
+    for giver in sorted(leads, key=lambda m: (-first[m], m)):
+        if first[giver] - fewest < 2:
+            return None
+        came: dict[int, tuple[list[int], int] | None] = {giver: None}
+        queue = [giver]
+        for member in queue:
+            if first[member] <= first[giver] - 2:
+                path = []
+                step = came[member]
+                taker = member
+                while step is not None:
+                    path.append((step[0], member))
+                    member = step[1]
+                    step = came[member]
+                return giver, taker, path
+            for table in leads.get(member, ()):
+                for other in table[1:]:
+                    if other not in came:
+                        came[other] = (table, member)
+                        queue.append(other)
+    return None

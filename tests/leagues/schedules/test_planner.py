@@ -47,6 +47,8 @@ def test_every_member_plays_exactly_the_games_set_and_never_twice_in_a_round(
     assert _played(result) == [games_each] * members
     seen = figures(result)
     assert seen.games == (games_each,) * members
+    # No plan beats the lower bound (members == 2 leaves no other pair to compare).
+    assert seen.pair_spread >= least_spread(members, seats, games_each)
     # Seat 0 moves first: one first move per table, spread evenly (within two: the seats
     # are chosen round by round, after the tables).
     assert sum(seen.first_moves) == sum(len(r.tables) for r in result.rounds)
@@ -207,6 +209,10 @@ def test_the_lower_bound_rules_out_one_where_tables_outnumber_too_few_meetings()
     assert least_spread(12, 4, 3) == 2
     assert least_spread(12, 3, 3) == 1
     assert least_spread(16, 4, 5) == 0
+    # At tables of 2 with an odd membership someone rests: 5 members, 2 games each,
+    # make 5 meetings over 10 pairs.
+    assert least_spread(5, 2, 2) == 1
+    assert least_spread(5, 2, 4) == 0
 
 
 def test_the_search_improves_on_the_greedy_start():
