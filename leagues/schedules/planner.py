@@ -18,21 +18,32 @@ How it plans, and what it promises:
   game. The rounds still to come are counted as what the member owing most needs; the
   others are given rests spread over those rounds so that everyone finishes in the
   same round, and no one is ever left owing a game with nobody to play it with.
-- **Pairs**: the tables are chosen to make every pair of members share a table as
-  equally often as possible: a greedy start (each member to the table where they met
+- **Pairs**: every pair of members should share a table as equally often as the numbers
+  allow. :func:`least_spread` is a lower bound on the spread (most minus fewest
+  meetings over the pairs) that no plan of the numbers beats: 0 when the meetings
+  divide evenly over the pairs, else 1, raised to 2 where a counting argument rules 1
+  out (two tables a round; or too few meetings for every pair with more seats at a
+  table than tables).
+- **Guaranteed**: where the members and the table size are those of a resolvable
+  design built in, or of one with a member more (every pair at one table in exactly
+  one round; :func:`_resolvable`), and no one is away, the plan takes that design's
+  rounds in turn, so the spread is the bound: 0 when the design's rounds divide the
+  games, else 1. That is, at tables of 3, the 9, 15, 21, 27, 39, 45, 57, 63, 81, 117,
+  135, 171 or 189 members of a Kirkman triple system built in, or one fewer; 9, 15 or
+  16 at tables of 4 and 16, 24 or 25 at tables of 5 (the affine planes of order 3, 4
+  and 5; 16 sit at four tables of 4 either way); and an even number at tables of 2
+  (the round robin). Always: every member plays the games set, never twice in a
+  round (above).
+- **Searched otherwise**: a greedy start (each member to the table where they met
   fewest), then local search that changes who sits where within a round (which keeps
   every member's games and every table's size): an annealing on the squares of the
-  meeting counts, then, where that leaves the spread (most minus fewest meetings)
-  above the least the numbers allow, a conflict-directed tabu search as used for the
-  social golfer problem (or, for a few members at two tables, a round re-split in the
-  best of every way there is), aiming at the narrowest band of counts around the mean
-  and widening it a step at a time. It is a heuristic, and promises only what it
-  measures: the spread it reached (:func:`figures`). The least spread (0 when the
-  meetings divide evenly over the pairs, else 1) is a bound that some sizes cannot
-  reach at all: with two tables a round and everyone playing, the meetings of any
-  three members add up to the number of rounds modulo 2, and two members on the same
-  sides round after round meet every time. ``bench/planner.py`` prints how close
-  it gets over the sizes a league has, and how long it takes.
+  meeting counts, then, where that leaves the spread above the least the numbers
+  allow, a conflict-directed tabu search as used for the social golfer problem (or,
+  for a few members at two tables, a round re-split in the best of every way there
+  is), aiming at the narrowest band of counts around the mean and widening it a step
+  at a time. That is a heuristic, and promises only what it measures: the spread it
+  reached (:func:`figures`); ``bench/planner.py`` prints how close it gets to the
+  bound over the sizes a league has, and how long it takes.
 - **Seats**: each table's seat order is chosen, round by round, to even out how often
   each member sits in each position, seat 0 (the first turn) first.
 
@@ -181,9 +192,16 @@ def plan(
     """A whole season's plan. ``away`` maps a round's index (from 0) to the members
     who cannot play it (on vacation at its start); they are made up for later."""
     check(members, seats, games_each)
-    tables_by_round, resting_by_round = _plan(
-        [games_each] * members, seats, random.Random(seed), away or {}, None, search_steps
-    )
+    rng = random.Random(seed)
+    away = away or {}
+    design = None if any(away.values()) else _resolvable(members, seats)
+    if design is not None:
+        tables_by_round = _from_design(design, members, games_each, rng)
+        resting_by_round: list[list[int]] = [[] for _ in tables_by_round]
+    else:
+        tables_by_round, resting_by_round = _plan(
+            [games_each] * members, seats, rng, away, None, search_steps
+        )
     rounds = _order_seats(tables_by_round, resting_by_round, members)
     return Plan(members, seats, games_each, tuple(rounds))
 
@@ -288,6 +306,185 @@ def figures(result: Plan) -> Figures:
         seat_counts=tuple(tuple(row) for row in seat_counts),
         table_sizes=tuple(sorted(sizes)),
     )
+
+
+def least_spread(members: int, seats: int, games_each: int) -> int:
+    """A lower bound on the pair spread of any plan of these numbers with no one away:
+    no plan does better, and where the bound is 0 or 1 it may still be out of reach.
+
+    - 0 when the meetings divide evenly over the pairs, else 1 (every plan seats the
+      same tables, so it makes the same number of meetings).
+    - 2 where 1 is ruled out at two tables a round (up to twice as many members as
+      a table seats; everyone plays every round): a member's side, round by round, is
+      a word of 0s and 1s, and two members meet in the rounds where their words agree.
+      The meetings of any three members then add up to the number of rounds modulo 2,
+      so if every pair meets k or k + 1 times, the pairs meeting k + 1 times are either
+      all the pairs across a split of the members in two, or all the pairs within
+      such a split; if neither has as many pairs as the total meetings leave over
+      k per pair, no plan is within one.
+    - 2 where the meetings are fewer than the pairs (so some pair never meets), there
+      are at least two rounds and a table seats more than there are tables: any table
+      of the second round holds two members who shared a table in the first.
+    """
+    check(members, seats, games_each)
+    pairs = members * (members - 1) // 2
+    if seats == 2 and members % 2:
+        # Someone rests every round: each game is one meeting.
+        return 1 if members * games_each // 2 % pairs else 0
+    sizes = table_sizes(members, seats)
+    rounds = games_each
+    total = rounds * sum(s * (s - 1) // 2 for s in sizes)
+    k, over = divmod(total, pairs)
+    least = 1 if over else 0
+    if len(sizes) == 2:
+        splits = range(members // 2 + 1)
+        if (rounds + k) % 2 == 0:
+            fits = any(s * (members - s) == over for s in splits)
+        else:
+            fits = any(math.comb(s, 2) + math.comb(members - s, 2) == over for s in splits)
+        if not fits:
+            least = 2
+    if k == 0 and over and rounds >= 2 and max(sizes) > len(sizes):
+        least = 2
+    return least
+
+
+# --- known designs ----------------------------------------------------------------------
+
+# GF(4) as 0, 1, x, x + 1 (the numbers 0 to 3 as bits): addition is exclusive or, and
+# multiplication is modulo x^2 + x + 1.
+_GF4_TIMES = ((0, 0, 0, 0), (0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2))
+
+
+def _resolvable(members: int, seats: int) -> list[list[list[int]]] | None:
+    """A resolvable design (every pair at one table in exactly one round) whose rounds
+    seat these members as :func:`table_sizes` does, if one is built in:
+
+    - the affine plane of order q (q = 3, 4, 5): q^2 members at q tables of q, q + 1
+      rounds, the lines of each slope one round;
+    - Kirkman triple systems (:func:`_kirkman`): 15, 21, 27, 39, 45, 57, 63, 81,
+      117, 135, 171 and 189 members at tables of 3, half as many rounds as the others
+      a member meets;
+    - the round robin (the circle method): an even number at tables of 2, one round
+      fewer than the members.
+
+    A design on one member more serves too: without its last member, the table they
+    sat at is one seat short each round, and every other pair still meets once.
+    """
+    if seats == 2:
+        return _round_robin(members) if members % 2 == 0 and members >= 4 else None
+    wanted = table_sizes(members, seats)
+    for points in (members, members + 1):
+        design = _design(points, max(wanted))
+        if design is None:
+            continue
+        rounds = [[[m for m in t if m < members] for t in tables] for tables in design]
+        if all(sorted(map(len, tables), reverse=True) == wanted for tables in rounds):
+            return rounds
+    return None
+
+
+def _design(points: int, size: int) -> list[list[list[int]]] | None:
+    """The built-in resolvable design on ``points`` members at tables of ``size``."""
+    if size in (3, 4, 5) and points == size * size:
+        return _affine_plane(size)
+    if size == 3:
+        return _kirkman(points)
+    return None
+
+
+def _kirkman(points: int) -> list[list[list[int]]] | None:
+    """A Kirkman triple system on ``points`` members, by the two constructions of
+    Ray-Chaudhuri and Wilson (constructions 1.1 and 1.2 in Stinson's survey of Kirkman
+    triple systems, 1991) over the integers modulo a prime q = 6t + 1 (7, 13 or 19),
+    a a primitive root: on 2q + 1 members and on 3q members; and on three times the
+    members of one of those (:func:`_tripled`). A member is a residue x and a copy c
+    (the member x + q c), and a round is a base round with p added to every residue,
+    for each p mod q (the member 2q of the first kind stays put)."""
+    for q in (7, 13, 19):
+        if points not in (2 * q + 1, 3 * q):
+            continue
+        t = (q - 1) // 6
+        a = next(g for g in range(2, q) if len({pow(g, i, q) for i in range(q)}) == q - 1)
+
+        def power(i: int, q: int = q, a: int = a) -> int:
+            return pow(a, i, q)
+
+        def turned(base: list[list[tuple[int, int]]], p: int, q: int = q) -> list[list[int]]:
+            return [[(x + p) % q + q * c for x, c in triple] for triple in base]
+
+        thirds = [*range(t), *range(2 * t, 3 * t), *range(4 * t, 5 * t)]
+        if points == 2 * q + 1:
+            m = next(i for i in range(q - 1) if 2 * power(i) % q == (power(t) + 1) % q)
+            base = [[(power(i), 0), (power(t + i), 0), (power(m + i), 1)] for i in thirds]
+            base += [[(power(m + t * k + i), 1) for k in (1, 3, 5)] for i in range(t)]
+            return [[[p, p + q, 2 * q], *turned(base, p)] for p in range(q)]
+        across = [[(power(i + 2 * t * c), c) for c in range(3)] for i in range(6 * t)]
+        within = [[(power(i + 2 * t * k), c) for k in range(3)] for c in range(3) for i in range(t)]
+        base = [[(0, 0), (0, 1), (0, 2)], *within]
+        base += [across[i] for i in range(6 * t) if i not in thirds]
+        rounds = [turned(base, p) for p in range(q)]
+        # The rest of the triples across: each one turned is a round of its own.
+        rounds += [[turned([across[i]], p)[0] for p in range(q)] for i in thirds]
+        return rounds
+    if points % 3 == 0 and (inner := _kirkman(points // 3)) is not None:
+        return _tripled(inner, points // 3)
+    return None
+
+
+def _tripled(inner: list[list[list[int]]], m: int) -> list[list[list[int]]]:
+    """A Kirkman triple system on 3m members from one on m (m odd): the members are
+    three copies of the m, x + m c for copy c. First m rounds across the copies, the
+    round b of triples x, x + b, x + 2b (each its own copy, modulo m): two members of
+    different copies meet in exactly one of them, since 1 and 2 are invertible modulo
+    an odd m. Then the m-member system's rounds, played by each copy at once."""
+    across = [[[x, m + (x + b) % m, 2 * m + (x + 2 * b) % m] for x in range(m)] for b in range(m)]
+    within = [
+        [[m * c + x for x in table] for c in range(3) for table in tables] for tables in inner
+    ]
+    return across + within
+
+
+def _affine_plane(q: int) -> list[list[list[int]]]:
+    """The q + 1 parallel classes of AG(2, q), member x * q + y at the point (x, y):
+    the lines y = m x + b, one class for each slope m, and the lines x = c."""
+    if q == 4:
+        add, times = (lambda a, b: a ^ b), (lambda a, b: _GF4_TIMES[a][b])
+    else:
+        add, times = (lambda a, b: (a + b) % q), (lambda a, b: a * b % q)
+    rounds = [[[x * q + add(times(m, x), b) for x in range(q)] for b in range(q)] for m in range(q)]
+    rounds.append([[c * q + y for y in range(q)] for c in range(q)])
+    return rounds
+
+
+def _round_robin(members: int) -> list[list[list[int]]]:
+    """The circle method: the last member stays put, the others turn one place a
+    round, and each sits with the one opposite."""
+    turning = members - 1
+    rounds = []
+    for r in range(turning):
+        ring = [(r + i) % turning for i in range(turning)]
+        tables = [[ring[0], members - 1]]
+        tables += [[ring[i], ring[turning - i]] for i in range(1, members // 2)]
+        rounds.append(tables)
+    return rounds
+
+
+def _from_design(
+    design: list[list[list[int]]], members: int, games_each: int, rng: random.Random
+) -> list[list[list[int]]]:
+    """``games_each`` rounds taken from the design's in turn (in an order drawn once,
+    its members relabelled at random): after whole passes every pair met equally often,
+    and the last part pass adds at most one meeting to a pair, so the spread is 0 when
+    the design's rounds divide the games, else 1."""
+    label = list(range(members))
+    rng.shuffle(label)
+    order = list(range(len(design)))
+    rng.shuffle(order)
+    return [
+        [[label[m] for m in table] for table in design[order[r % len(design)]]]
+        for r in range(games_each)
+    ]
 
 
 # --- who plays this round ---------------------------------------------------------------
@@ -809,7 +1006,9 @@ def _even_first_seats(rounds: list[Round], first: list[int]) -> list[Round]:
     """Round by round the first seats can drift apart (a member whose tables all come
     with members who sat first less). Afterwards: wherever a table's seat 0 sat first
     at least two times more than another member at that table, the two change seats;
-    each change lowers the sum of squares of the first-seat counts, so this ends."""
+    each change lowers the sum of squares of the first-seat counts, so this ends. Then
+    the same between members at different tables, along chains of tables
+    (:func:`_first_seat_chain`)."""
     tables = [[list(t) for t in r.tables] for r in rounds]
     changed = True
     while changed:
@@ -824,7 +1023,52 @@ def _even_first_seats(rounds: list[Round], first: list[int]) -> list[Round]:
                     first[lead] -= 1
                     first[other] += 1
                     changed = True
+    while (chain := _first_seat_chain(tables, first)) is not None:
+        giver, taker, path = chain
+        for table, member in path:
+            position = table.index(member)
+            table[0], table[position] = member, table[0]
+        first[giver] -= 1
+        first[taker] += 1
     return [
         Round(tuple(tuple(t) for t in round_tables), r.resting)
         for round_tables, r in zip(tables, rounds, strict=True)
     ]
+
+
+def _first_seat_chain(
+    tables: list[list[list[int]]], first: list[int]
+) -> tuple[int, int, list[tuple[list[int], int]]] | None:
+    """Members two or more first seats apart who never share a table: a chain from
+    the one who sat first more to the other, each step a table where one member of the
+    chain sits first and the next sits too. Moving each next member to seat 0 gives
+    the first a first seat less and the last one more, and everyone between gives one
+    and takes one; so the sum of squares of the counts goes down, and the chains end.
+    Returns the giver, the taker and the steps (table, member to seat first), or
+    None when there is no such chain."""
+    leads: dict[int, list[list[int]]] = {}
+    for round_tables in tables:
+        for table in round_tables:
+            leads.setdefault(table[0], []).append(table)
+    fewest = min(first)
+    for giver in sorted(leads, key=lambda m: (-first[m], m)):
+        if first[giver] - fewest < 2:
+            return None
+        came: dict[int, tuple[list[int], int] | None] = {giver: None}
+        queue = [giver]
+        for member in queue:
+            if first[member] <= first[giver] - 2:
+                path = []
+                step = came[member]
+                taker = member
+                while step is not None:
+                    path.append((step[0], member))
+                    member = step[1]
+                    step = came[member]
+                return giver, taker, path
+            for table in leads.get(member, ()):
+                for other in table[1:]:
+                    if other not in came:
+                        came[other] = (table, member)
+                        queue.append(other)
+    return None

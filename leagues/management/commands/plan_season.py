@@ -4,7 +4,7 @@ Impossible numbers end with a message and a non-zero exit."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from leagues.schedules.planner import PlanError, figures, plan
+from leagues.schedules.planner import PlanError, figures, least_spread, plan
 
 
 class Command(BaseCommand):
@@ -43,7 +43,8 @@ class Command(BaseCommand):
         out.write(
             f"games played: min {min(seen.games)}, max {max(seen.games)}; "
             f"pair meetings: min {seen.pair_min}, max {seen.pair_max} "
-            f"(spread {seen.pair_spread})"
+            f"(spread {seen.pair_spread}; no plan of these numbers has less than "
+            f"{least_spread(players, seats, games_each)})"
         )
         out.write(f"first moves: min {min(seen.first_moves)}, max {max(seen.first_moves)}")
         out.write("seats (games in seat 1, 2, ...):")
