@@ -14,6 +14,24 @@ every table in that time; otherwise, or where it is cut short, the greedy search
 with more states (``_wider``, from a few hundredths of a second) and the exact search
 (``fewest``). When one finishes, the answer moves the fewest table cards possible and
 ``moved_proven`` is True; when cut, the fewest found so far is returned, not proven.
+
+The count: the search and the integer program, in turn. What was chosen and why. Most
+positions play every card that could fit, and a depth-first search aimed at that bound
+finds it in a few hundred states, proven at once (``QUICK``). When it does not, the
+bound is weak, and the search must exhaust its states to prove the optimum: its time
+then ranges from milliseconds to most of a second. The integer program
+(``program.most_points``, HiGHS) has no such tail on those positions, but a set-up
+cost that the quick search beats wherever it succeeds, and a tail of its own elsewhere.
+So on any table not empty the quick search gets fewer states (``QUICK_FIRST``), then
+the program a slice of the time (``PROGRAM_SLICE``); what it proves is replayed as the
+search's result and checked by the engine; cut short, or when its melds do not replay,
+the search goes on, asking first for the points the program found (proven, they need
+no further search). The other ways tried were slower at the tail: the plain program's
+model (every meld a column, freed jokers apart) is as fast as ours at the median and
+no faster at the tail, and a program limited by branch-and-bound nodes is no limit
+(HiGHS settles these at the root). Whichever proves the count, the default tie-break
+then gets less when the program was needed (``PROGRAM_ARRANGE``): those are the slow
+solves, and the few cards more they sometimes move cost less than their time.
 """
 
 from __future__ import annotations
@@ -40,7 +58,7 @@ from rummy.engine.cards import (
 from rummy.engine.errors import RuleError
 
 from . import clock, program, search
-from .arrange import TRY_BUDGET, Arranged, arrange, counts_without
+from .arrange import TOTAL_BUDGET, TRY_BUDGET, Arranged, arrange, counts_without
 from .build import build_table
 from .fewest import Fewest
 from .moved import moved_cards
@@ -54,6 +72,10 @@ TIME_LIMIT = 0.8
 WALL_LIMIT = 10.0
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
+#: ... when the integer program comes next (``_program_first``): a try that has not
+#: found it by then is mostly one the bound is too weak for, and the states past this
+#: cost more than the program saves on the few they find
+QUICK_FIRST = 400
 #: seconds the exact tie-break (``fewest``) may take at most, within the time limit: past
 #: it the fewest moved found so far is returned, not proven. Honoured to within about a
 #: millisecond (its set-up and its search check the deadline); the default keeps full
@@ -67,12 +89,13 @@ TIE_BREAK = 0.005
 #: searches); hints and the proof qualify
 PROGRAM_FROM = 0.05
 #: the CPU seconds the integer program may take to settle a count the search did not
-#: find at once (``_count_by_program``), before the search goes on instead
+#: find at once, before the search goes on instead (from the points the program found)
 PROGRAM_SLICE = 0.06
-#: ... on a table of at least ``PROGRAM_TABLE`` cards, or with a hand of at least
-#: ``PROGRAM_HAND`` cards on a table not empty (``_program_first``)
-PROGRAM_TABLE = 30
-PROGRAM_HAND = 15
+#: a default tie-break (shorter than ``SHORT``) after the program settled the count: the
+#: greedy search with these budgets (``arrange``: states a try, states in all), and no
+#: exact search; the count has taken its time already, and these are the solves of the
+#: slow tail
+PROGRAM_ARRANGE = (150, 500)
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
 #: (the four suit relaxations) takes about the default's whole tie-break, and on
@@ -192,32 +215,44 @@ def _solve(
     best: search.Result | None = None
     proven = True
     states = 0
+    programmed = False
     try:
         # Aim at the upper bound first: a search that must reach ``need`` drops every
         # state that cannot, so this is quick, and when it succeeds it is proven.
         dfs = search.DepthFirst(narrow, deadline=stop)
+        first = top > 0 and _program_first(position) and program.ready()
         try:
             # most positions play every card that could fit: found at once, proven
-            found = dfs.find(max(1, top), budget=QUICK)
+            found = dfs.find(max(1, top), budget=QUICK_FIRST if first else QUICK)
         except search.Budget:
             found = None
-        if found is None and top > 0 and _program_first(position) and program.ready():
+        known, settled = 0, False
+        if found is None and first:
             # Not at once: the search's bound is weak here (the cards that could fit do
             # not all fit). Its time then ranges from milliseconds to most of a second,
             # while the integer program settles nearly every such count in a few; but
             # the program has a tail of its own, on other positions, so it gets a slice
-            # of the time and, cut short, the search goes on (whichever proves first,
-            # in turn).
-            best = _count_by_program(
-                position, settings, keep, min(stop, clock.now() + PROGRAM_SLICE)
-            )
+            # of the time and, cut short, the search goes on from the points it found.
+            counted = program.most_points(position, keep, min(stop, clock.now() + PROGRAM_SLICE))
+            if counted is not None and counted.points:
+                known, settled = counted.points, counted.proven
+                if settled:
+                    best = _from_program(position, settings, counted)
+                    programmed = best is not None
         if found is None and best is None:
             # Bound every state by the suits' relaxations, take the first arrangement
             # the search meets (it plays the most cards it can first), then ask for one
             # point more until none exists; only that last search must exhaust the
-            # states, and the bounds its predecessors proved are kept.
+            # states, and the bounds its predecessors proved are kept. Points the
+            # program found are asked for first: what it proved the most needs no
+            # further search (its melds did not replay as a table, the search's do).
             dfs.use_futures()
-            found = dfs.find(1)
+            found = dfs.find(max(1, known))
+            if found is None and known > 1:
+                settled = False  # not reached after all: the search alone decides
+                found = dfs.find(1)
+            if settled and found is not None and found.value == known:
+                best, found = found, None
         while found is not None:
             best = found
             found = dfs.find(best.value + 1)
@@ -230,39 +265,27 @@ def _solve(
     laid = None
     if best is not None:
         # the tie-break: few table cards moved, with what time is left
-        laid = arrange(position.table, narrow, best, stop)
+        short = tie_break < SHORT
+        budgets = PROGRAM_ARRANGE if short and programmed else (TRY_BUDGET, TOTAL_BUDGET)
+        laid = arrange(position.table, narrow, best, stop, budgets)
         if proven and not laid.proven and tie_break > 0:
             end = min(stop, clock.now() + tie_break)
             if tie_break >= PROGRAM_FROM and program.ready():
                 laid = _program(position, settings, keep, best.value, laid, end)
             if not laid.proven:
                 laid = _wider(position, narrow, best, laid, tie_break, end)
-            hopeless = tie_break < SHORT and position.table_cards >= SHORT_SEARCH_BELOW
+            hopeless = short and (programmed or position.table_cards >= SHORT_SEARCH_BELOW)
             if not laid.proven and not hopeless:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, clock.cpu() - start, states)
 
 
 def _program_first(pos: Position) -> bool:
-    """Whether a count the search did not find at once goes to the program first. On
-    an empty or small table with a small hand the search has few states and finishes
-    in a few milliseconds even so, sooner than the program is set up and solved; its
-    slow tail is on the tables of a mid-game and on big hands."""
-    return pos.table_cards >= PROGRAM_TABLE or (
-        pos.table_cards > 0 and len(pos.hand) >= PROGRAM_HAND
-    )
-
-
-def _count_by_program(
-    pos: Position, settings: Settings, keep: Sequence[Card], stop: float
-) -> search.Result | None:
-    """The count settled by the integer program (``program.most_points``), as the
-    search's result (``_from_program``); None when the program was cut short, found no
-    meld (the search proves that quickly itself) or its answer does not replay."""
-    counted = program.most_points(pos, keep, stop)
-    if counted is None or not counted.proven or counted.points == 0:
-        return None
-    return _from_program(pos, settings, counted)
+    """Whether a count the search did not find at once goes to the program first: on
+    every table not empty. On an empty table the search has few states and finishes in
+    a few milliseconds even so, sooner than the program is set up and solved; on any
+    other its exhaustive last step has a tail that the program's lacks."""
+    return pos.table_cards > 0
 
 
 def _from_program(

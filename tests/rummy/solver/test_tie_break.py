@@ -238,14 +238,17 @@ def test_the_exact_tie_break_finds_and_proves_the_fewest(table, hand, decks, few
 
 
 def test_a_tie_break_out_of_time_is_not_proven():
-    # the greedy tie-break moves 4 here; with no time for the exact one, its answer
-    # stands (legal, the count proven), not claimed the fewest
-    table, hand, decks, _fewest, greedy = GAPS[-2]
+    # the greedy tie-break moves more than the fewest here (4 with its whole budget, more
+    # with the smaller one it gets after the integer program settled the count); with
+    # no time for the exact one, its answer stands (legal, the count proven), not
+    # claimed the fewest
+    table, hand, decks, fewest, greedy = GAPS[-2]
     pos = Position.of(table, hand, decks=decks)
     settings = Settings()
     sol = solve(pos, settings, tie_break=-1)
     assert sol.proven and sol.found
-    assert (sol.moved, sol.moved_proven) == (greedy, False)
+    assert sol.moved >= greedy > fewest
+    assert not sol.moved_proven
     _applied(pos, settings, sol)
 
 
