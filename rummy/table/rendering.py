@@ -170,7 +170,9 @@ def _render(template, ctx):
     return render_to_string(template, ctx)
 
 
+@caches.memo(maxsize=1024)
 def _version_html(version):
+    # Made once per version number: every socket of a process renders the same one.
     return format_html(
         '<input type="hidden" name="version" id="view-version" value="{0}" '
         'data-version="{0}" hx-swap-oob="true">',
@@ -234,13 +236,16 @@ def _players_html(page: GamePage, play: InPlay):
     the same HTML), and made once for every viewer: only the viewer's own "(you)" and,
     when a bot plays their seat, "I'm back" differ, and go in at their places
     (``html.Panel``), so that after a move each process builds the panel once, not once
-    per socket."""
+    per socket. Each row is made once per what it shows too: a move changes one or two
+    rows, and only those are built again."""
     players, absent, may_end, final = play.players, play.absent, play.may_end_early, play.final
     here = page.where
 
     def build():
-        icon = fragment_from("rummy/_bot_icon.html", dict, (), here)
-        return html.players_panel(players, absent, may_end, final, icon)
+        words = made("players-words", (), lambda: _panel_words(here), here)
+        rows = [_player_row(p, p.number in absent, final, words, here) for p in players]
+        odds = any(p.chance is not None for p in players)
+        return html.players_panel(rows, words, odds, may_end)
 
     panel = made("players", (page.game.pk, players, absent, may_end, final), build, here)
     seat = page.my_seat.number if page.my_seat is not None else None
@@ -250,13 +255,25 @@ def _players_html(page: GamePage, play: InPlay):
     return panel.for_viewer(seat, you, back)
 
 
+def _panel_words(here):
+    return html.panel_words(fragment_from("rummy/_bot_icon.html", dict, (), here))
+
+
+def _player_row(p, absent, final, words, here):
+    return made(
+        "player-row", (p, absent, final), lambda: html.player_row(p, absent, final, words), here
+    )
+
+
 def _stamp_html(stamp):
     return format_html(
         '<input type="hidden" name="stamp" id="view-stamp" value="{}" hx-swap-oob="true">', stamp
     )
 
 
+@caches.memo()
 def _placeholder(part_id):
+    # A few part ids, each made once.
     return format_html('<section id="{}" hidden hx-swap-oob="true"></section>', part_id)
 
 
