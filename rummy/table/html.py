@@ -40,24 +40,49 @@ def join(pieces: Iterable[str]) -> SafeString:
 # The status line
 
 
-def status_line(status) -> SafeString:
+@dataclass(frozen=True)
+class StatusWords:
+    """The status line's fixed words in one language, as it puts them in: made once per
+    language (``rendering._status_html``), not again for every status line."""
+
+    round: str  # "Round %(r)s"
+    game_over: SafeString
+    final_lap: SafeString
+    your_turn: SafeString
+    their_turn: str  # "%(name)s’s turn."
+    your_clock: str
+    their_clock: str
+
+
+def status_words() -> StatusWords:
+    """The status line's fixed words in the active language."""
+    return StatusWords(
+        round=_("Round %(r)s"),
+        game_over=format_html("<strong>{}</strong>", _("The game is over.")),
+        final_lap=format_html(
+            " · <strong>{}</strong>", rule_links(_("Final lap: no more draws (R8)"))
+        ),
+        your_turn=format_html("<strong>{}</strong>", _("Your turn.")),
+        their_turn=_("%(name)s’s turn."),
+        your_clock=_("Your time runs out"),
+        their_clock=_("This turn ends"),
+    )
+
+
+def status_line(status, words: StatusWords) -> SafeString:
     """Round, stock, whose turn and the turn clock (``presenters.Status``)."""
     if status.game_over:
         facts = NOTHING
-        turn = format_html("<strong>{}</strong>", _("The game is over."))
+        turn = words.game_over
     else:
         n = status.stock_size
         stock = ngettext("%(n)s card in the stock", "%(n)s cards in the stock", n) % {"n": n}
-        lap = NOTHING
-        if status.final_lap:
-            lap = format_html(
-                " · <strong>{}</strong>", rule_links(_("Final lap: no more draws (R8)"))
-            )
+        lap = words.final_lap if status.final_lap else NOTHING
         facts = format_html(' · <span id="stock-size">{}</span>{}', stock, lap)
         if status.my_turn:
-            turn = format_html("<strong>{}</strong>", _("Your turn."))
+            turn = words.your_turn
         else:
-            turn = escape(_("%(name)s’s turn.") % {"name": status.turn_name})
+            turn = escape(words.their_turn % {"name": status.turn_name})
             if status.drawn:
                 d = status.drawn
                 turn = format_html(
@@ -67,17 +92,16 @@ def status_line(status) -> SafeString:
                 )
     clock = NOTHING
     if status.deadline:
-        words = _("Your time runs out") if status.my_turn else _("This turn ends")
         clock = format_html(
             '<span id="turn-clock" class="turn-clock">{} {}</span>',
-            words,
+            words.your_clock if status.my_turn else words.their_clock,
             countdown(status.deadline),
         )
     return format_html(
         '<section id="status" class="status" hx-swap-oob="true">\n'
         '    <p class="round-line">{}{}</p>\n'
         '    <p class="turn-line{}" aria-live="polite">{}\n    {}</p>\n  </section>',
-        _("Round %(r)s") % {"r": status.round_no},
+        words.round % {"r": status.round_no},
         facts,
         " your-turn" if status.my_turn else "",
         turn,
@@ -257,35 +281,55 @@ def odds_html(rating: str, chance: int | None, words: PanelWords) -> SafeString:
 # The hand
 
 
-def hand_section(hand, points, sort: str, editing: bool, url: str) -> SafeString:
+def hand_section(hand, points, editing: bool, head: SafeString) -> SafeString:
     """The player's own hand: its count and points (while arranging they follow the
-    draft), the sort links, and its cards (the one just drawn marked ``.drawn``), each
-    from the card tag's per-card cache."""
+    draft), the sort links (``head``: ``hand_head``), and its cards (the one just drawn
+    marked ``.drawn``), each from the card tag's per-card cache."""
     n = len(hand)
-    head = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
+    count = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
     if points is not None:
-        head += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
+        count += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
     if hand:
         cards = join(card(c, button=editing) for c in hand)
     else:
         cards = format_html('<span class="muted">{}</span>', _("No cards."))
     return format_html(
         '<section id="hand" class="hand" aria-labelledby="hand-h" hx-swap-oob="true">\n'
-        '    <div class="hand-head"><h2 id="hand-h">'
-        '<span class="sr-only">{}: </span>{}</h2>\n'
-        '    <span class="sort-toggle" role="group" aria-label="{}">'
-        '<a href="{}?sort=suit" id="sort-suit"{}>{}</a>'
-        '<a href="{}?sort=rank" id="sort-rank"{}>{}</a></span></div>\n'
+        '    <div class="hand-head"><h2 id="hand-h">{}{}</h2>\n'
+        "    {}</div>\n"
         '    <div class="cards hand-cards">{}</div>\n'
         "  </section>",
-        _("Your hand"),
-        head,
-        _("Sort your hand"),
-        url,
-        CURRENT if sort == "suit" else NOTHING,
-        _("by suit"),
-        url,
-        CURRENT if sort == "rank" else NOTHING,
-        _("by rank"),
+        head.heading,
+        count,
+        head.sort_links,
         cards,
+    )
+
+
+@dataclass(frozen=True)
+class HandHead:
+    """The hand's fixed words and sort links for one game page and order: made once per
+    language, page and order (``rendering._hand_html``), not for every hand."""
+
+    heading: SafeString
+    sort_links: SafeString
+
+
+def hand_head(sort: str, url: str) -> HandHead:
+    """The hand's heading and its sort links (``url``: the game page's) in the active
+    language, the order ``sort`` marked current."""
+    return HandHead(
+        heading=format_html('<span class="sr-only">{}: </span>', _("Your hand")),
+        sort_links=format_html(
+            '<span class="sort-toggle" role="group" aria-label="{}">'
+            '<a href="{}?sort=suit" id="sort-suit"{}>{}</a>'
+            '<a href="{}?sort=rank" id="sort-rank"{}>{}</a></span>',
+            _("Sort your hand"),
+            url,
+            CURRENT if sort == "suit" else NOTHING,
+            _("by suit"),
+            url,
+            CURRENT if sort == "rank" else NOTHING,
+            _("by rank"),
+        ),
     )

@@ -205,7 +205,11 @@ def _status_html(play: InPlay, here):
     minute), but for the player to move's words: made once per what it shows."""
     status = play.status
     minute = int(time.time() // 60) if status.deadline else None
-    return made("status", (status, minute), lambda: html.status_line(status), here)
+
+    def build():
+        return html.status_line(status, made("status-words", (), html.status_words, here))
+
+    return made("status", (status, minute), build, here)
 
 
 def _hand_html(page: GamePage, play: InPlay):
@@ -219,16 +223,13 @@ def _hand_html(page: GamePage, play: InPlay):
 
 
 def _hand_section(page, hand):
-    return html.hand_section(
-        hand.hand, hand.hand_points, page.sort, hand.editing, _table_url(page.game.pk)
+    head = made(
+        "hand-head",
+        (page.game.pk, page.sort),
+        lambda: html.hand_head(page.sort, reverse("rummy:table", args=[page.game.pk])),
+        page.where,
     )
-
-
-@caches.memo(maxsize=1024)
-def _table_url(game_pk):
-    # The same for every hand of a game: reversed once per game, not for every hand
-    # rendered (the player to move's, after each of their draws).
-    return reverse("rummy:table", args=[game_pk])
+    return html.hand_section(hand.hand, hand.hand_points, hand.editing, head)
 
 
 def _players_html(page: GamePage, play: InPlay):
