@@ -281,31 +281,6 @@ def odds_html(rating: str, chance: int | None, words: PanelWords) -> SafeString:
 # The hand
 
 
-def hand_section(hand, points, editing: bool, head: SafeString) -> SafeString:
-    """The player's own hand: its count and points (while arranging they follow the
-    draft), the sort links (``head``: ``hand_head``), and its cards (the one just drawn
-    marked ``.drawn``), each from the card tag's per-card cache."""
-    n = len(hand)
-    count = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
-    if points is not None:
-        count += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
-    if hand:
-        cards = join(card(c, button=editing) for c in hand)
-    else:
-        cards = format_html('<span class="muted">{}</span>', _("No cards."))
-    return format_html(
-        '<section id="hand" class="hand" aria-labelledby="hand-h" hx-swap-oob="true">\n'
-        '    <div class="hand-head"><h2 id="hand-h">{}{}</h2>\n'
-        "    {}</div>\n"
-        '    <div class="cards hand-cards">{}</div>\n'
-        "  </section>",
-        head.heading,
-        count,
-        head.sort_links,
-        cards,
-    )
-
-
 @dataclass(frozen=True)
 class HandHead:
     """The hand's fixed words and sort links for one game page and order: made once per
@@ -332,4 +307,29 @@ def hand_head(sort: str, url: str) -> HandHead:
             CURRENT if sort == "rank" else NOTHING,
             _("by rank"),
         ),
+    )
+
+
+def hand_section(hand, points, editing: bool, head: HandHead) -> SafeString:
+    """The player's own hand: its count and points (while arranging they follow the
+    draft), the sort links (``head``: ``hand_head``), and its cards (the one just drawn
+    marked ``.drawn``), each from the card tag's per-card cache."""
+    n = len(hand)
+    count = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
+    if points is not None:
+        count += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
+    if hand:
+        cards = join(card(c, button=editing) for c in hand)
+    else:
+        cards = format_html('<span class="muted">{}</span>', _("No cards."))
+    return format_html(
+        '<section id="hand" class="hand" aria-labelledby="hand-h" hx-swap-oob="true">\n'
+        '    <div class="hand-head"><h2 id="hand-h">{}{}</h2>\n'
+        "    {}</div>\n"
+        '    <div class="cards hand-cards">{}</div>\n'
+        "  </section>",
+        head.heading,
+        count,
+        head.sort_links,
+        cards,
     )
