@@ -26,7 +26,6 @@ from functools import cached_property
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.html import format_html
 
 from config import caches
@@ -192,7 +191,9 @@ def template_context(page: GamePage) -> dict:
     return ctx
 
 
+@caches.memo()
 def _fields(kind):
+    # A few kinds (the page's parts), each read once.
     return tuple(f.name for f in dataclasses.fields(kind) if f.name != "hand")
 
 
@@ -344,7 +345,7 @@ def build_frames(page: GamePage, csrf_token=None) -> Frames:
             table_html = fragment("rummy/_melds.html", {**ctx, "melds_html": melds_html}, here)
         # The table's frame: what it holds besides the melds (editing or not, the words of
         # an empty table, the language); melds come and go inside it on their own.
-        shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
+        shell = digest(f"{editing}|{not melds}|{here[0]}")
         insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
         show_hand = page.is_player and not play.final
         # Most parts look the same to many viewers at one version: each is rendered once
