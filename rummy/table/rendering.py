@@ -252,8 +252,12 @@ def _players_html(page: GamePage, play: InPlay):
     panel = made("players", (page.game.pk, players, absent, may_end, final), build, here)
     seat = page.my_seat.number if page.my_seat is not None else None
     me = next((p for p in players if p.number == seat), None)
-    you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else ""
-    back = fragment_from("rummy/_back_in_person.html", dict, (), here) if me and me.stand_in else ""
+    you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else html.NOTHING
+    back = (
+        fragment_from("rummy/_back_in_person.html", dict, (), here)
+        if me and me.stand_in
+        else html.NOTHING
+    )
     return panel.for_viewer(seat, you, back)
 
 
