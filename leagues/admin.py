@@ -158,9 +158,12 @@ class SeasonAdmin(admin.ModelAdmin):
     list_filter = ["status", "league"]
     search_fields = ["name", "league__name"]
     date_hierarchy = "starts_on"
-    readonly_fields = ["started_at", "closed_at", "final_standings"]
+    # A season starts and closes through the league's services (a scheduled season's
+    # plan is stored as it starts, standings are frozen as it closes), so the status
+    # changes here by the actions below, never by editing the field.
+    readonly_fields = ["status", "started_at", "closed_at", "final_standings"]
     filter_horizontal = ["champions"]
-    actions = ["close_seasons"]
+    actions = ["start_seasons", "close_seasons"]
 
     def save_model(self, request, obj, form, change):
         # Settings changed here are a league's admin action too: recorded with the
@@ -185,6 +188,24 @@ class SeasonAdmin(admin.ModelAdmin):
                 subject=obj.name,
                 before={key: before[key] for key in changed},
                 after={key: after[key] for key in changed},
+            )
+
+    @admin.action(description=_("Start the selected seasons"))
+    def start_seasons(self, request, queryset):
+        started = 0
+        for season in queryset:
+            try:
+                season_service.start_season(season, by=request.user)
+            except LeagueError as error:
+                self.message_user(request, f"{season}: {error}", messages.WARNING)
+            else:
+                started += 1
+        if started:
+            self.message_user(
+                request,
+                ngettext("%(n)d season started.", "%(n)d seasons started.", started)
+                % {"n": started},
+                messages.SUCCESS,
             )
 
     @admin.action(description=_("Close the selected seasons (freeze standings)"))

@@ -1,14 +1,11 @@
 """The download of a player's data: everything the site holds about them, as one JSON
 document whose format is docs/data-export.md (a test holds the two to each other).
 
-Each top-level section is made by one function of ``SECTIONS``; a part of the site that
-keeps something more about people adds its own with ``leagues.personal.section`` (the
-chat's, from its app's ``ready``: ``chat.personal``), after these. rummy's sections come
-through ``rummy.public``.
+Each top-level section is made by one function here, or read from rummy's part
+(``rummy.public.player_data``, read once); a part of the site that keeps something more about people
+adds its own with ``leagues.personal.section`` (the chat's, from its app's ``ready``:
+``chat.personal``), after these.
 """
-
-from collections.abc import Callable
-from typing import Any
 
 from django.utils import timezone
 
@@ -19,27 +16,11 @@ from rummy.public import player_data
 
 FORMAT = "carousel-account-data/1"
 
-# (name, function of the user), in the document's order.
-SECTIONS: list[tuple[str, Callable[[Any], Any]]] = []
-
-
-def section(name):
-    """Register ``function(user) -> JSON-ready value`` as the section ``name``; a
-    section registered again under the same name replaces the earlier one."""
-
-    def register(function):
-        SECTIONS[:] = [(n, f) for n, f in SECTIONS if n != name]
-        SECTIONS.append((name, function))
-        return function
-
-    return register
-
 
 def _iso(moment):
     return moment.isoformat() if moment is not None else None
 
 
-@section("account")
 def account(user):
     return {
         "id": user.pk,
@@ -55,18 +36,16 @@ def account(user):
     }
 
 
-@section("settings")
-def settings_of(user):
+def settings_of(user, notifications):
     return {
         "language": user.language,
         "time_zone": user.time_zone,
         "quiet_start": user.quiet_start.isoformat() if user.quiet_start else None,
         "quiet_end": user.quiet_end.isoformat() if user.quiet_end else None,
-        "notifications": _rummy(user)["notification_settings"],
+        "notifications": notifications,
     }
 
 
-@section("memberships")
 def memberships(user):
     rows = Membership.objects.filter(user=user).select_related("league").order_by("joined_at")
     return [
@@ -80,7 +59,6 @@ def memberships(user):
     ]
 
 
-@section("vacations")
 def vacations(user):
     rows = Vacation.objects.filter(user=user).select_related("season__league")
     return [
@@ -95,7 +73,6 @@ def vacations(user):
     ]
 
 
-@section("admin_actions")
 def admin_actions(user):
     """What the player did as a league's owner or admin (the league's record)."""
     rows = AdminAction.objects.filter(actor=user).select_related("league").order_by("at", "pk")
@@ -112,7 +89,6 @@ def admin_actions(user):
     ]
 
 
-@section("ratings")
 def ratings(user):
     current = Rating.objects.filter(user=user).select_related("league")
     history = RatingChange.objects.filter(user=user).select_related("league")
@@ -143,26 +119,25 @@ def ratings(user):
     }
 
 
-def _rummy(user):
-    """rummy's sections, read once per document."""
-    cached = getattr(user, "_export_rummy", None)
-    if cached is None:
-        cached = user._export_rummy = player_data(user)
-    return cached
-
-
-for _name in ("seats", "moves", "email_notices", "push_devices", "push_notices", "games"):
-    section(_name)(lambda user, _name=_name: _rummy(user)[_name])
+# rummy's sections, in the document's order.
+RUMMY = ("seats", "moves", "email_notices", "push_devices", "push_notices", "games")
 
 
 def export(user):
-    """The whole document for ``user``."""
-    document = {"format": FORMAT, "exported_at": _iso(timezone.now())}
-    try:
-        for name, function in [*SECTIONS, *personal.SECTIONS]:
-            document[name] = function(user)
-    finally:
-        user.__dict__.pop("_export_rummy", None)
+    """The whole document for ``user``, its sections in the order of the format."""
+    games = player_data(user)
+    document = {
+        "format": FORMAT,
+        "exported_at": _iso(timezone.now()),
+        "account": account(user),
+        "settings": settings_of(user, games["notification_settings"]),
+        "memberships": memberships(user),
+        "vacations": vacations(user),
+        "admin_actions": admin_actions(user),
+        "ratings": ratings(user),
+    }
+    document.update((name, games[name]) for name in RUMMY)
+    document.update((name, function(user)) for name, function in personal.SECTIONS)
     return document
 
 

@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from leagues.models import AdminAction, Membership, Season, User, Vacation
+from leagues.models import AdminAction, Membership, Season, User, Vacation, deleted_username
 from leagues.personal import account_deleted
 from leagues.ratings.models import Rating
 from leagues.services import LeagueError, lock_league
@@ -28,10 +28,6 @@ from rummy.public import forget_player, played_in_leagues
 
 # ``account_deleted`` (``leagues.personal``) is sent inside the deletion's transaction:
 # the chat removes its part there (``chat.personal``).
-
-
-def deleted_username(pk):
-    return f"~deleted-{pk}"
 
 
 class OnlyOwner(LeagueError):
@@ -78,13 +74,14 @@ def _scrub_records(user, old_names, league_ids, new_name):
     """The words that named the player where a copy of the name was kept: the league
     admins' record (who acted, whom it was done to) and closed seasons' frozen
     standings."""
-    AdminAction.objects.filter(actor=user).update(actor_name=new_name)
+    # The record keeps the deleted username, which its page words for each reader.
+    AdminAction.objects.filter(actor=user).update(actor_name=user.username)
     # A member removed or given a role: the subject is their name, in a league of theirs.
     AdminAction.objects.filter(
         league_id__in=league_ids,
         action__in=[AdminAction.Action.MEMBER_REMOVED, AdminAction.Action.ROLE_CHANGED],
         subject__in=[n for n in old_names if n],
-    ).update(subject=new_name)
+    ).update(subject=user.username)
     for season in Season.objects.filter(final_standings__isnull=False):
         rows = season.final_standings or []
         if not any(row.get("user_id") == user.pk for row in rows):

@@ -61,6 +61,21 @@ class BotLevel(models.TextChoices):
     EXPERT = "expert", _("expert")
 
 
+def deleted_username(pk):
+    """A deleted account's username: it logs no one in, and it stands for the account
+    where a name was stored (``AdminAction.by``)."""
+    return f"~deleted-{pk}"
+
+
+def in_words(stored_name):
+    """A stored name as the reader should see it: a deleted account's username by its
+    neutral name in the reader's language, anything else as it is."""
+    number = stored_name.removeprefix("~deleted-")
+    if number != stored_name and number.isdigit():
+        return deleted_player_name(int(number))
+    return stored_name
+
+
 def deleted_player_name(pk):
     """What a deleted account is called (``leagues.erasure``): worded when shown, like a
     bot's name, so each reader sees it in their own language; the number tells two
@@ -536,6 +551,16 @@ class AdminAction(models.Model):
         if self.pk is not None:
             raise ValueError("An admin action, once recorded, is never changed.")
         super().save(*args, **kwargs)
+
+    @property
+    def by(self):
+        """Who acted, in the reader's words (``in_words``)."""
+        return in_words(self.actor_name)
+
+    @property
+    def about(self):
+        """What the action was done to, in the reader's words (``in_words``)."""
+        return in_words(self.subject)
 
     def changes(self):
         """``(field, before, after)`` for every value named on either side, in order."""

@@ -9,6 +9,7 @@ from leagues import services
 from leagues.access import get_league_for_member, membership_for
 from leagues.forms import LeagueForm
 from leagues.models import League, Season
+from leagues.ratings.chances import CALIBRATION
 from leagues.ratings.reads import leaderboard, with_ratings
 from leagues.ratings.skill import PLAYER_GAMES, league_skill
 from leagues.standings import past_seasons, standings_for, tie_break_for
@@ -45,6 +46,7 @@ def _skill(league):
         "skill_percents": skill.percents() if skill else {},
         "player_results": results,
         "player_games": PLAYER_GAMES,
+        "chance_calibration": CALIBRATION,
     }
 
 

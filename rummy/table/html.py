@@ -153,7 +153,8 @@ def panel_words(icon: str) -> PanelWords:
             _("Rounds won"),
         ),
         turn=format_html(
-            '<span aria-hidden="true">▶ </span><span class="sr-only">{} </span>', _("to move:")
+            '<span class="turn-mark" aria-hidden="true">▶</span><span class="sr-only">{} </span>',
+            _("to move:"),
         ),
         bot=format_html("{} ", icon),
         stand_in=format_html(
@@ -175,10 +176,7 @@ def panel_words(icon: str) -> PanelWords:
         percent=_("%(n)s%%"),
         about_odds=format_html(
             '\n    <p class="helptext" id="odds-about">{}</p>',
-            _(
-                "Under each name: the player's rating in this league as the game began "
-                "(“?”: provisional) and their chance of finishing first, from the ratings."
-            ),
+            _("Under each name: the rating at the start (“?”: provisional) and the chance to win."),
         ),
         end_early=format_html(  # submits #end-early-form (outside this form, in table.html)
             '\n    <div id="end-early" class="actions">\n'

@@ -4,7 +4,8 @@
   a free loopback port, against a scratch SQLite file migrated first, with the
   in-memory channel layer (one process) and DEBUG on (WhiteNoise serves static files
   from the finders). No ``django_db`` fixture: everything goes over HTTP, except what
-  ``django_snippet`` does in a separate process with the same environment.
+  ``run_django`` does in a separate process with the same environment: a test's
+  ``django_snippet``, a module's ``run_setup`` (its world, made once).
 * ``phone``: a factory of 360x740 touch "phones", one browser context (own cookies,
   own user) each. Playwright never downloads a browser here: /usr/bin/chromium only.
 * On failure every phone's page is saved to test-artifacts/e2e/<test>-<name>.png.
@@ -13,7 +14,9 @@
 import contextlib
 import email
 import email.policy
+import functools
 import itertools
+import json
 import os
 import re
 import shutil
@@ -170,33 +173,42 @@ def server(server_env, tmp_path_factory):
 # one failed). Every snippet's counter starts where none other's has been.
 _snippets = itertools.count(1)
 SNIPPET_NUMBERS = 100_000  # rows numbered by one snippet, at most
+SNIPPET_SECONDS = 300  # a setup that plays a game out is slow on a busy machine
+
+
+def run_django(env, code, *args):
+    """Run Python ``code`` with Django set up against the server's database (``env``:
+    the ``server_env`` fixture), in a separate process: the test process never touches
+    that database itself. ``sys.argv[1:]`` are ``args``; returns its stdout."""
+    start = next(_snippets) * SNIPPET_NUMBERS
+    prelude = (
+        "import django, sys\ndjango.setup()\n"
+        "import itertools, tests.factories\n"
+        f"tests.factories._counter = itertools.count({start})\n"
+    )
+    done = subprocess.run(
+        [_python(), "-c", prelude + code, *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=SNIPPET_SECONDS,
+    )
+    if done.returncode:
+        raise RuntimeError(f"snippet failed:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def run_setup(env, code, *args):
+    """A module's world: ``run_django`` for a setup script whose last line of output is
+    JSON (the usernames and ids its tests use), that line decoded."""
+    return json.loads(run_django(env, code, *args).strip().splitlines()[-1])
 
 
 @pytest.fixture
 def django_snippet(server_env):
-    """Run Python code with Django set up against the server's database, in a separate
-    process (the test process never touches that database itself). Returns stdout."""
-
-    def run(code, *args):
-        start = next(_snippets) * SNIPPET_NUMBERS
-        prelude = (
-            "import django, sys\ndjango.setup()\n"
-            "import itertools, tests.factories\n"
-            f"tests.factories._counter = itertools.count({start})\n"
-        )
-        done = subprocess.run(
-            [_python(), "-c", prelude + code, *map(str, args)],
-            cwd=ROOT,
-            env=server_env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        if done.returncode:
-            raise RuntimeError(f"snippet failed:\n{done.stdout}\n{done.stderr}")
-        return done.stdout
-
-    return run
+    """``django_snippet(code, *args)`` -> the stdout of ``run_django``."""
+    return functools.partial(run_django, server_env)
 
 
 @pytest.fixture

@@ -2,21 +2,18 @@
 360x740 in en, lv and et, no sideways scroll and nothing axe calls serious or critical.
 Long, accented names and the season's longest setting labels are the hardest case."""
 
-import json
-
 import pytest
 
-from tests.e2e.test_history_pages import LANGUAGES, check, phone_in
+from tests.e2e.conftest import run_setup
+from tests.e2e.helpers import LANGUAGES, check, phone_in
 
 pytestmark = pytest.mark.e2e
 
 SETUP = """
-import datetime, itertools, json, random
+import datetime, json
 from leagues import seasons, services
 from leagues.models import Membership, Season
-from tests import factories
 from tests.factories import make_user, make_league
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
 names = ("Cecīlija Bērziņa-Ozoliņa", "Jüri Tamm-Kõrvits", "Anna Kalniņa", "Mari-Liis Õunapuu",
          "Krišjānis Valdemārs", "Kadri Kõiv")
 users = [make_user(display_name=name, password="pw-for-tests-123") for name in names]
@@ -37,20 +34,7 @@ print(json.dumps({"user": users[0].username, "league": league.slug, "season": se
 
 @pytest.fixture(scope="module")
 def world(server_env):
-    import subprocess
-
-    from tests.e2e.conftest import ROOT, _python
-
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_setup(server_env, SETUP)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -16,7 +16,8 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.test_tap_targets import LANGUAGES, log_in, phone_in
+from tests.e2e.conftest import log_in, run_django
+from tests.e2e.helpers import DEMO_PASSWORD, LANGUAGES, phone_in
 
 pytestmark = pytest.mark.e2e
 
@@ -38,6 +39,11 @@ MISSING_IDS = """
 }
 """
 
+LOAD_DEMO = """
+from django.core.management import call_command
+call_command("load_demo")
+"""
+
 
 def check(page, where):
     found = serious_violations(page)
@@ -48,18 +54,7 @@ def check(page, where):
 @pytest.fixture(scope="module")
 def alice(server, server_env):
     """The demo cast (Alice owns the Riga Rummy Club) in the server's database."""
-    import subprocess
-
-    from tests.e2e.conftest import ROOT, _python
-
-    subprocess.run(
-        [_python(), "manage.py", "load_demo"],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        timeout=120,
-        check=True,
-    )
+    run_django(server_env, LOAD_DEMO)
     return "alice"
 
 
@@ -89,7 +84,7 @@ def test_sign_up_and_log_in_forms(browser, server, request, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_league_and_season_forms(browser, server, alice, request, language):
     page = phone_in(browser, server, request, language)
-    log_in(page, alice)
+    log_in(page, alice, DEMO_PASSWORD)
     page.goto("/leagues/new/")
     # The help text the input points at is there, and is the one shown under it.
     name = page.locator("#id_name")

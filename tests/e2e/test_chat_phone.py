@@ -3,10 +3,6 @@ phrase go both ways live, each phone reads the phrase in its own language, the t
 and the hand do not move when a message arrives while arranging, the unread count
 follows, and axe finds nothing serious with the chat open."""
 
-import json
-import subprocess
-import uuid
-
 import pytest
 
 try:
@@ -15,21 +11,12 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import ARTIFACTS, ROOT, _python
-from tests.e2e.test_table_phone import box, open_table
+from tests.e2e.helpers import box, open_table, shot, table_setup
 
 pytestmark = pytest.mark.e2e
 
+# Goes on from helpers.TABLE_CLUB: Ann, Ben and Cal in a league of theirs.
 SETUP = """
-import itertools, json, random
-from tests import factories
-from tests.factories import make_user, make_league, game_at
-from tests.positions import editor_position
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
-tag = sys.argv[1]
-users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
-         for n in ("ann", "ben", "cal")]
-league = make_league(users[0], members=users[1:], name="Chat club " + tag)
 game = game_at(editor_position(5, hand_size=10), users, league=league).pk
 print(json.dumps({"users": [u.username for u in users], "game": game}))
 """
@@ -37,25 +24,11 @@ print(json.dumps({"users": [u.username for u in users], "game": game}))
 
 @pytest.fixture
 def table(server_env):
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, uuid.uuid4().hex[:6]],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return table_setup(server_env, SETUP)
 
 
 def unread(page):
     return page.locator("#chat-unread .count")
-
-
-def shot(page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"chat-{name}.png"))
 
 
 def test_two_phones_talk_in_two_languages(browser, server, request, table):
@@ -85,7 +58,7 @@ def test_two_phones_talk_in_two_languages(browser, server, request, table):
     assert box(ann, "#table-melds .meld") == meld_before
     assert box(ann, "#hand") == hand_before
     expect(ann.locator("#btn-close")).to_be_visible()  # still arranging
-    shot(ann, "ann-unread")
+    shot(ann, "chat-ann-unread")
 
     # Ann opens the chat: the message is there, the count gone; axe is content.
     ann.locator("#chat-drawer summary").click()
@@ -93,7 +66,7 @@ def test_two_phones_talk_in_two_languages(browser, server, request, table):
     expect(unread(ann)).to_be_hidden()
     found = serious_violations(ann)
     assert not found, "chat open: " + describe(found)
-    shot(ann, "ann-open")
+    shot(ann, "chat-ann-open")
 
     # A quick phrase from Ann (Latvian), read by Ben in Estonian.
     phrase = ann.locator('.chat-phrase[data-phrase="well_played"]')
@@ -101,7 +74,7 @@ def test_two_phones_talk_in_two_languages(browser, server, request, table):
     phrase.click()
     expect(ann.locator("#chat-log")).to_contain_text("Labi nospēlēts")
     expect(ben.locator("#chat-log")).to_contain_text("Hästi mängitud")
-    shot(ben, "ben-open")
+    shot(ben, "chat-ben-open")
 
     # Ben closes the chat; Ann's next message counts as unread on his phone.
     ben.locator("#chat-drawer summary").click()

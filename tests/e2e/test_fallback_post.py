@@ -13,7 +13,8 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, log_in
+from tests.e2e.conftest import log_in
+from tests.e2e.helpers import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -69,5 +70,4 @@ def test_with_its_socket_down_the_table_plays_over_http(phone, django_snippet):
     card = page.locator("#hand button.card").first
     card.tap()
     expect(card).to_have_attribute("aria-pressed", "true")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "fallback-post-editing.png"))
+    shot(page, "fallback-post-editing")

@@ -1,13 +1,7 @@
 """Hints and missed plays on a phone (360x740): a tap on Hint lays the best
 meld out in the editor with its words in the message area, one tap on Play plays it;
 a finished game's record shows the missed plays as cards, without sideways scrolling.
-``E2E_SHOTS=dir`` saves both pages as they were checked."""
-
-import json
-import os
-import subprocess
-import uuid
-from pathlib import Path
+Both pages are saved as they were checked (``shot``)."""
 
 import pytest
 
@@ -16,23 +10,14 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ROOT, _python
-from tests.e2e.test_table_phone import in_reach, open_table, tap
+from tests.e2e.helpers import in_reach, no_sideways_scroll, open_table, shot, table_setup, tap
 
 pytestmark = pytest.mark.e2e
 
+# Goes on from helpers.TABLE_CLUB: Ann, Ben and Cal in a league of theirs.
 SETUP = """
-import itertools, json, random
-from tests import factories
-from tests.factories import make_user, make_league, make_season, game_at
-from tests.positions import editor_position
 from rummy import engine, play
 from rummy.history import review
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
-tag = sys.argv[1]
-users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
-         for n in ("ann", "ben", "cal")]
-league = make_league(users[0], members=users[1:], name="Club " + tag)
 make_season(league, hints_allowed=True)
 games = {"hint": game_at(editor_position(10, hand_size=10), users, league=league).pk}
 # A short finished game with two missed plays of Ann's, reviewed by the background pass.
@@ -59,26 +44,7 @@ print(json.dumps({"users": [u.username for u in users], "games": games}))
 
 @pytest.fixture(scope="module")
 def setup(server_env):
-    out = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, uuid.uuid4().hex[:6]],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def _shot(page, name):
-    if shots := os.environ.get("E2E_SHOTS"):
-        Path(shots).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=False)
-
-
-def no_sideways_scroll(page):
-    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    return table_setup(server_env, SETUP)
 
 
 def test_a_hint_on_a_phone_lays_out_the_meld_and_play_plays_it(browser, server, request, setup):
@@ -91,8 +57,8 @@ def test_a_hint_on_a_phone_lays_out_the_meld_and_play_plays_it(browser, server, 
     expect(page.locator("#btn-play")).to_be_visible()
     expect(page.locator("#table-melds.editing .meld.invalid")).to_have_count(0)
     in_reach(page)
-    no_sideways_scroll(page)
-    _shot(page, "hint-table")
+    assert no_sideways_scroll(page, slack=1)
+    shot(page, "hint-table")
     page.locator("#btn-play").tap()
     expect(page.locator("#btn-play")).to_have_count(0)
     expect(page.locator("#btn-hint")).to_have_count(0)  # Ben's turn now
@@ -105,6 +71,6 @@ def test_the_record_shows_missed_plays_on_a_phone(browser, server, request, setu
     expect(page.locator("#missed-plays")).to_be_visible()
     expect(page.locator("#missed-plays .missed-play")).to_have_count(2)
     expect(page.locator("#missed-plays .best-meld").first).to_be_visible()
-    no_sideways_scroll(page)
+    assert no_sideways_scroll(page, slack=1)
     page.locator("#missed-plays").scroll_into_view_if_needed()
-    _shot(page, "record-missed-plays")
+    shot(page, "record-missed-plays")

@@ -3,7 +3,6 @@
 there, and the first log-in takes the newcomer to the league with the same words, also
 from a browser that never saw the invite (the mail app's, another device)."""
 
-import os
 import re
 import time
 from urllib.parse import urlsplit
@@ -15,6 +14,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
+from tests.e2e.helpers import shot
 from tests.e2e.test_invite_signup import MAKE_LEAGUE, PASSWORD
 
 pytestmark = pytest.mark.e2e
@@ -60,8 +60,7 @@ def test_the_address_check_says_you_joined_and_leads_to_the_league(
     expect(mail_app.get_by_role("heading", name="Address verified")).to_be_visible()
     expect(mail_app.locator("#joined-leagues")).to_contain_text(f"You joined {league}.")
     assert mail_app.evaluate("document.documentElement.scrollWidth") <= 360
-    if shots := os.environ.get("E2E_SHOTS"):
-        mail_app.screenshot(path=f"{shots}/verified-newcomer.png")
+    shot(mail_app, "verified-newcomer")
     mail_app.get_by_role("link", name=f"Open {league}").tap()
     mail_app.wait_for_url(re.compile(r"/accounts/login/"))
     mail_app.fill("#id_username", username)

@@ -9,11 +9,11 @@ import time
 import pytest
 
 try:
-    from playwright.sync_api import Page, expect
+    from playwright.sync_api import expect
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
-    Page = expect = None
+    expect = None
 
-from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.helpers import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -43,11 +43,6 @@ print(Membership.objects.filter(user__username=sys.argv[1], league__slug=sys.arg
 """
 
 
-def save(page: Page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"invite-signup-{name}.png"), full_page=True)
-
-
 def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippet, sent_mail):
     run = str(int(time.time() * 1000))[-8:]
     invite_url, league_url = django_snippet(MAKE_LEAGUE, run).split()
@@ -59,7 +54,7 @@ def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippe
     invitation = page.locator("#invitation")
     expect(invitation).to_contain_text(f"Marta invites you to play in Night Owls {run}")
     expect(invitation).to_contain_text("Thursday nights, slow games.")
-    save(page, "1-invite")
+    shot(page, "invite-signup-1-invite", full_page=True)
     invitation.get_by_role("link", name="Create an account and join").tap()
 
     # Sign-up still names the league.
@@ -89,7 +84,7 @@ def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippe
     page.wait_for_url(re.compile(re.escape(league_url) + "$"))
     expect(page.get_by_text(f"Welcome to Night Owls {run}!")).to_be_visible()
     expect(page.get_by_role("heading", name=f"Night Owls {run}", exact=True)).to_be_visible()
-    save(page, "2-league")
+    shot(page, "invite-signup-2-league", full_page=True)
     assert django_snippet(MEMBER, username, league_url.strip("/").split("/")[-1]).strip() == "1"
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the league page scrolls sideways at 360 px ({width} px wide)"

@@ -18,7 +18,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import log_in
-from tests.e2e.test_play import wait_live
+from tests.e2e.helpers import wait_live
 
 pytestmark = pytest.mark.e2e
 

@@ -4,15 +4,9 @@ eye on any editor tap, messages that never hide the melds, one-line action label
 Hint present in every language, and no sideways scrolling on the profile.
 
 Positions are real sizes (tests/positions.py: 20 melds, a late round). Taps are touches
-at the centre of what is on screen (tests/e2e/test_table_phone.py's ``tap``), never a
-forced click. ``E2E_SHOTS=dir`` saves the states checked here as PNGs.
+at the centre of what is on screen (tests/e2e/helpers.py's ``tap``), never a
+forced click. The states checked here are saved as PNGs (``shot``).
 """
-
-import json
-import os
-import subprocess
-import uuid
-from pathlib import Path
 
 import pytest
 
@@ -21,21 +15,13 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import PHONE, ROOT, _python
-from tests.e2e.test_table_phone import MAX_SHIFT, box, open_table, viewport
+from tests.e2e.conftest import PHONE
+from tests.e2e.helpers import MAX_SHIFT, box, open_table, shot, table_setup, viewport
 
 pytestmark = pytest.mark.e2e
 
+# Goes on from helpers.TABLE_CLUB: Ann, Ben and Cal in a league of theirs.
 SETUP = """
-import itertools, json, random
-from tests import factories
-from tests.factories import make_user, make_league, make_season, game_at
-from tests.positions import editor_position
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
-tag = sys.argv[1]
-users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
-         for n in ("ann", "ben", "cal")]
-league = make_league(users[0], members=users[1:], name="Club " + tag)
 make_season(league, hints_allowed=True)
 games = {}
 # The profile's filter: a league and a season with long names (the season's option reads
@@ -51,22 +37,7 @@ print(json.dumps({"users": [u.username for u in users], "games": games}))
 
 @pytest.fixture(scope="module")
 def games(server_env):
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, uuid.uuid4().hex[:6]],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def shot(page, name, full_page=False):
-    if shots := os.environ.get("E2E_SHOTS"):
-        Path(shots).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(shots) / f"{name}.png"), full_page=full_page)
+    return table_setup(server_env, SETUP)
 
 
 def page_height(page):

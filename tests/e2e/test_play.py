@@ -20,7 +20,8 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     Page = expect = None
 
-from tests.e2e.conftest import ARTIFACTS, WAIT_MS
+from tests.e2e.conftest import WAIT_MS
+from tests.e2e.helpers import shot, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -77,16 +78,6 @@ def sign_up(page: Page, username, name):
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
-def wait_live(page: Page, opens=1):
-    """The table page's socket is open (its first frame comes only when the view changed
-    since the page was rendered: rummy.table.rendering.Frames.stamp)."""
-    page.wait_for_function(
-        "n => window.__e2e && window.__e2e.opens >= n",
-        arg=opens,
-        timeout=WAIT_MS,
-    )
-
-
 def no_horizontal_scroll(page: Page):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the page scrolls sideways at 360 px ({width} px wide)"
@@ -98,12 +89,6 @@ def player_row(page: Page, seat):
 
 def stock(n):
     return re.compile(rf"^\s*{n} cards in the stock\s*$")
-
-
-def save_screenshot(page: Page, name):
-    """A success screenshot: test-artifacts/e2e/play-<name>.png (git-ignored)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"play-{name}.png"), full_page=True)
 
 
 def test_two_phones_play_several_turns_live(phone, server, django_snippet):
@@ -203,7 +188,7 @@ def test_two_phones_play_several_turns_live(phone, server, django_snippet):
     # The draft is private: B's table is still empty.
     expect(b.locator("#table-melds [data-card]")).to_have_count(0)
     no_horizontal_scroll(a)
-    save_screenshot(a, "editing")
+    shot(a, "play-editing", full_page=True)
 
     a.locator("#btn-play").tap()
     for card in ("7H", "8H", "9H"):
@@ -252,5 +237,5 @@ def test_two_phones_play_several_turns_live(phone, server, django_snippet):
         assert page.evaluate("window.__e2e.closes") == 0, log
 
     # One success screenshot of each table page (test-artifacts/ is git-ignored).
-    save_screenshot(a, "final-A")
-    save_screenshot(b, "final-B")
+    shot(a, "play-final-A", full_page=True)
+    shot(b, "play-final-B", full_page=True)

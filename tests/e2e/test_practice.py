@@ -18,7 +18,8 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, ROOT, _python
+from tests.e2e.conftest import ROOT, _python
+from tests.e2e.helpers import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -85,5 +86,4 @@ def test_practice_against_a_bot_on_a_phone(phone, django_snippet, worker):
     expect(page.locator("#players tr.player.to-move")).to_contain_text("Bot (beginner)")
     expect(page.locator("#btn-draw")).to_be_visible(timeout=BOT_TURN)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "practice-phone.png"), full_page=True)
+    shot(page, "practice-phone", full_page=True)

@@ -5,14 +5,14 @@ nothing but the service worker can answer), a game page is never served from cac
 push delivered through the DevTools protocol shows a notification whose tap opens the
 game, and the install hint and the iPhone how-to fit a 360 px phone.
 
-Screenshots of the offline page, the install hint and the how-to are saved as
-test-artifacts/e2e/pwa-*.png on every run (look at them after a change of look).
+Screenshots of the offline page, the install hint and the how-to are saved as pwa-*.png
+on every run, in test-artifacts/e2e or ``$E2E_SHOTS`` (look at them after a change of
+look).
 """
 
 import http.server
 import json
 import os
-import subprocess
 import threading
 import uuid
 
@@ -24,26 +24,23 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import (
-    ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
     PHONE,
     ROOT,
     WAIT_MS,
     Daphne,
-    _python,
     eventually,
+    log_in,
+    run_setup,
 )
+from tests.e2e.helpers import PASSWORD, no_sideways_scroll, shot
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "pw-for-tests-123"
-
 SETUP = """
-import itertools, json, random
-from tests import factories
+import json
 from tests.factories import make_user, started_game
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
 tag = sys.argv[1]
 users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
          for n in ("pia", "quin", "rai")]
@@ -54,16 +51,7 @@ print(json.dumps({"users": [u.username for u in users], "game": game.pk}))
 
 @pytest.fixture(scope="module")
 def players(server_env):
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, uuid.uuid4().hex[:6]],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_setup(server_env, SETUP, uuid.uuid4().hex[:6])
 
 
 @pytest.fixture(scope="module")
@@ -107,14 +95,6 @@ def app_phone(browser, own_server, request):
         context.close()
 
 
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-
-
 def controlled(page):
     """Waits until the worker is active, reloads, and returns the controller's URL."""
     page.evaluate("navigator.serviceWorker.ready")
@@ -134,15 +114,6 @@ async () => {
   return urls;
 }
 """
-
-
-def shot(page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"pwa-{name}.png"), full_page=True)
-
-
-def no_sideways_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 # --- the manifest ---------------------------------------------------------------------
@@ -237,7 +208,7 @@ def test_offline_page_when_the_server_is_down_and_never_a_cached_game_page(
     app_phone, own_server, players, server_down
 ):
     page = app_phone("pia")
-    log_in(page, players["users"][0])
+    log_in(page, players["users"][0], PASSWORD)
     game_page = f"/games/{players['game']}/"
     page.goto(game_page)
     assert controlled(page) is not None
@@ -255,7 +226,7 @@ def test_offline_page_when_the_server_is_down_and_never_a_cached_game_page(
     expect(page.get_by_text("Nothing was sent and nothing is lost")).to_be_visible()
     assert page.locator("#game").count() == 0
     assert no_sideways_scroll(page)
-    shot(page, "offline-en")
+    shot(page, "pwa-offline-en", full_page=True)
     # An HTMX fragment is not answered from any cache either: the request just fails.
     fragment = page.evaluate(
         """(url) => fetch(url, {headers: {"HX-Request": "true"}})
@@ -294,7 +265,7 @@ def test_offline_page_when_the_proxy_finds_no_server(
     app_phone, own_server, players, server_down, status
 ):
     page = app_phone("pia")
-    log_in(page, players["users"][0])
+    log_in(page, players["users"][0], PASSWORD)
     game_page = f"/games/{players['game']}/"
     page.goto(game_page)
     assert controlled(page) is not None
@@ -316,7 +287,7 @@ def test_offline_page_when_the_proxy_finds_no_server(
 def test_offline_page_speaks_the_players_language(app_phone, players, server_down, language):
     # Rai's own: the language chosen here is stored on the account, for the next tests.
     page = app_phone("rai", locale="en")
-    log_in(page, players["users"][2])
+    log_in(page, players["users"][2], PASSWORD)
     assert controlled(page) is not None
     page.select_option("#language-select", language)
     page.locator(".language-form button[type=submit]").click()
@@ -337,7 +308,7 @@ def test_offline_page_speaks_the_players_language(app_phone, players, server_dow
     assert page.evaluate("document.documentElement.lang") == language
     assert page.locator("#offline-retry").is_visible()
     assert no_sideways_scroll(page)
-    shot(page, f"offline-{language}")
+    shot(page, f"pwa-offline-{language}", full_page=True)
 
 
 # --- push -----------------------------------------------------------------------------
@@ -451,7 +422,7 @@ def our_worker(page):
 def test_push_shows_a_notification_whose_tap_opens_the_game(app_phone, own_server, players):
     page = app_phone("pia")
     page.context.grant_permissions(["notifications"], origin=own_server.base)
-    log_in(page, players["users"][0])
+    log_in(page, players["users"][0], PASSWORD)
     assert controlled(page) is not None
     game_page = f"/games/{players['game']}/"
     cdp = page.context.new_cdp_session(page)
@@ -595,7 +566,7 @@ def test_chromium_offers_install_and_the_hint_stays_dismissed(normal_window):
         width, height = tap_size(page, button)
         assert width >= 44 and height >= 44, (button, width, height)
     assert no_sideways_scroll(page)
-    shot(page, "install-hint")
+    shot(page, "pwa-install-hint", full_page=True)
 
     page.get_by_role("button", name="Not now").click()
     expect(hint).to_be_hidden()
@@ -627,12 +598,11 @@ def test_install_button_opens_the_browsers_dialog(normal_window):
 
 def test_iphone_how_to_on_the_notification_settings_page(app_phone, players):
     page = app_phone("quin")
-    log_in(page, players["users"][1])
+    log_in(page, players["users"][1], PASSWORD)
     page.goto("/notifications/")
     howto = page.locator(".home-screen-howto")
     expect(howto).to_be_visible()
     expect(howto.get_by_text("Add to Home Screen")).to_be_visible()
     assert no_sideways_scroll(page)
     howto.scroll_into_view_if_needed()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    howto.screenshot(path=str(ARTIFACTS / "pwa-iphone-how-to.png"))
+    shot(howto, "pwa-iphone-how-to")

@@ -3,8 +3,6 @@ leaderboard and skill figures, and the chances of finishing first on an open tab
 home page and the game page, at 360x740 in en, lv and et; no sideways scroll and
 nothing axe calls serious or critical."""
 
-import json
-
 import pytest
 
 try:
@@ -12,20 +10,19 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.test_history_pages import LANGUAGES, check, phone_in
+from tests.e2e.conftest import run_setup
+from tests.e2e.helpers import LANGUAGES, check, phone_in
 
 pytestmark = pytest.mark.e2e
 
 SETUP = """
-import datetime, itertools, json, random
+import datetime, json, random
 from django.utils import timezone
 from leagues.ratings.rating import rate_game
 from rummy import play
 from rummy.models import Game
-from tests import factories
 from tests.factories import make_user, make_league, started_game
 from tests.leagues.conftest import make_game, make_season
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
 names = ("Cecīlija Bērziņa-Ozoliņa", "Jüri Tamm-Kõrvits", "Anna Kalniņa", "Mari-Liis Õunapuu")
 users = [make_user(display_name=name, password="pw-for-tests-123") for name in names]
 league = make_league(users[0], members=users[1:], name="Rīgas kāršu klubs")
@@ -51,20 +48,7 @@ print(json.dumps({"user": users[0].username, "league": league.slug, "table": tab
 
 @pytest.fixture(scope="module")
 def world(server_env):
-    import subprocess
-
-    from tests.e2e.conftest import ROOT, _python
-
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_setup(server_env, SETUP)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

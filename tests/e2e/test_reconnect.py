@@ -21,8 +21,8 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, eventually, log_in
-from tests.e2e.test_play import wait_live
+from tests.e2e.conftest import eventually, log_in
+from tests.e2e.helpers import shot, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -163,5 +163,4 @@ def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django
     expect(page.locator("#hand .card")).to_have_count(cards + 1)
     # And no /ws/me/ of its own all along, through both reconnects.
     assert [url for url in opened if "/ws/me/" in url] == [], opened
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "reconnect-after-missed-move.png"))
+    shot(page, "reconnect-after-missed-move")

@@ -4,7 +4,6 @@ planned schedule it previews), and a member reads a season under way (the standi
 by average with games played and to play, the schedule, their next games)."""
 
 import datetime
-import json
 
 import pytest
 
@@ -13,19 +12,18 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.test_history_pages import LANGUAGES, check, phone_in
+from tests.e2e.conftest import run_setup
+from tests.e2e.helpers import LANGUAGES, check, phone_in
 
 pytestmark = pytest.mark.e2e
 
 SETUP = """
-import datetime, itertools, json, random
+import datetime, json
 from django.utils import timezone
 from leagues import seasons
 from leagues.models import Season
 from rummy import play
-from tests import factories
 from tests.factories import make_user, make_league
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
 names = ("Cecīlija Bērziņa-Ozoliņa", "Jüri Tamm-Kõrvits", "Anna Kalniņa", "Mari-Liis Õunapuu",
          "Krišjānis Valdemārs", "Kadri Kõiv", "Ēriks Pūpols")
 users = [make_user(display_name=name, password="pw-for-tests-123") for name in names]
@@ -46,20 +44,7 @@ print(json.dumps({"owner": users[0].username, "member": users[2].username,
 
 @pytest.fixture(scope="module")
 def world(server_env):
-    import subprocess
-
-    from tests.e2e.conftest import ROOT, _python
-
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_setup(server_env, SETUP)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -8,10 +8,7 @@ every editor operation the tapped element (for cards that move into a meld: that
 must stay within 8 px of where it was, and any message must be inside the viewport.
 """
 
-import json
 import statistics
-import subprocess
-import uuid
 
 import pytest
 
@@ -21,25 +18,15 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     Page = expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import ROOT, SOCKET_PROBE, WAIT_MS, _python
+from tests.e2e.helpers import box, in_reach, open_table, table_setup, tap, viewport
 from tests.e2e.wire import CountingRelay
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "pw-for-tests-123"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}, "device_scale_factor": 1}
-MAX_SHIFT = 8  # px
 
+# Goes on from helpers.TABLE_CLUB: Ann, Ben and Cal in a league of theirs.
 SETUP = """
-import itertools, json, random
-from tests import factories
-from tests.factories import make_user, make_league, game_at
-from tests.positions import editor_position, table_position
-factories._counter = itertools.count(random.randrange(10**6, 10**7))
-tag = sys.argv[1]
-users = [make_user(f"{n}{tag}", display_name=n.title(), password="pw-for-tests-123")
-         for n in ("ann", "ben", "cal")]
-league = make_league(users[0], members=users[1:], name="Club " + tag)
 games = {}
 for n in (1, 5, 10, 20):
     position = table_position(n, hand_size=10) if n < 3 else editor_position(n, hand_size=10)
@@ -57,135 +44,10 @@ games["20-wire"] = game_at(editor_position(20, hand_size=10), users, league=leag
 print(json.dumps({"users": [u.username for u in users], "games": games}))
 """
 
-# Bytes of every frame the table's socket received, and the page's live counters.
-FRAME_LOG = """
-(() => {
-  window.__sizes = [];
-  document.addEventListener("htmx:wsAfterMessage", (e) => {
-    if (e.target && e.target.id === "game") { window.__sizes.push(e.detail.message.length); }
-  });
-})();
-"""
-
 
 @pytest.fixture(scope="module")
 def tables(server_env):
-    tag = uuid.uuid4().hex[:6]
-    done = subprocess.run(
-        [_python(), "-c", "import django, sys\ndjango.setup()\n" + SETUP, tag],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def open_table(browser, server, request, name, username, game_id, size=None, lang="en"):
-    options = size or {
-        "viewport": {"width": 360, "height": 740},
-        "is_mobile": True,
-        "has_touch": True,
-        "device_scale_factor": 2,
-    }
-    context = browser.new_context(base_url=server, locale=lang, **options)
-    context.set_default_timeout(WAIT_MS)
-    context.add_cookies([{"name": "django_language", "value": lang, "url": server}])
-    context.add_init_script(SOCKET_PROBE)
-    context.add_init_script(FRAME_LOG)
-    request.node.e2e_pages = getattr(request.node, "e2e_pages", {})
-    page = context.new_page()
-    request.node.e2e_pages[name] = page
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").first.click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)  # logged in first
-    page.goto(f"/games/{game_id}/")
-    page.wait_for_function("() => window.__e2e && window.__e2e.opens >= 1")
-    if page.locator("#btn-close").count():  # an earlier test left the editor open
-        page.locator("#btn-close").click()
-        expect(page.locator("#btn-close")).to_have_count(0)
-    return page
-
-
-def box(page, selector):
-    """The element's rectangle on screen (viewport coordinates), or None."""
-    return page.evaluate(
-        """s => { const e = document.querySelector(s); if (!e) return null;
-                  const r = e.getBoundingClientRect();
-                  return {x: r.left, y: r.top, w: r.width, h: r.height}; }""",
-        selector,
-    )
-
-
-def viewport(page):
-    return page.evaluate("() => ({w: window.innerWidth, h: window.innerHeight})")
-
-
-def dock_top(page):
-    return box(page, "#dock")["y"]
-
-
-def bring_into_view(page, selector):
-    """Scroll (as a person would, before tapping) so that ``selector`` sits in the part
-    of the screen the dock leaves free."""
-    b = box(page, selector)
-    assert b is not None, f"{selector} is not on the page"
-    if "#dock" in selector or page.evaluate(
-        "s => !!document.querySelector(s).closest('#dock')", selector
-    ):
-        return
-    free_bottom = dock_top(page) - 10
-    if b["y"] < 60 or b["y"] + b["h"] > free_bottom:
-        page.evaluate("dy => window.scrollBy(0, dy)", b["y"] - 120)
-
-
-def tap(page, selector, measure=None, expect_message=False):
-    """Tap ``selector`` at its centre; wait for the answer; return the shift (dx, dy) of
-    ``measure`` (default: what was tapped) and check the message is on screen."""
-    measure = measure or selector
-    bring_into_view(page, selector)
-    target = box(page, selector)
-    before = box(page, measure)
-    frames = page.evaluate("() => window.__e2e.frames")
-    x, y = target["x"] + target["w"] / 2, target["y"] + target["h"] / 2
-    if viewport(page)["w"] < 700:  # a phone: a touch
-        page.touchscreen.tap(x, y)
-    else:
-        page.mouse.click(x, y)
-    page.wait_for_function("n => window.__e2e.frames > n", arg=frames)
-    # Two rendered frames: the swap has settled and the page re-anchored (the dock's
-    # ResizeObserver runs in the first).
-    page.evaluate(
-        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    )
-    after = box(page, measure)
-    assert after is not None, f"{measure} is gone after the tap on {selector}"
-    shift = (round(after["x"] - before["x"], 1), round(after["y"] - before["y"], 1))
-    assert abs(shift[0]) <= MAX_SHIFT and abs(shift[1]) <= MAX_SHIFT, (
-        f"tapping {selector} moved {measure} by {shift}"
-    )
-    flash = box(page, "#flash .message")
-    if expect_message:
-        assert flash is not None, f"tapping {selector} showed no message"
-    if flash is not None:
-        view = viewport(page)
-        assert flash["y"] >= 0 and flash["y"] + flash["h"] <= view["h"], "message off screen"
-    in_reach(page)
-    return shift
-
-
-def in_reach(page):
-    """The hand and the buttons are on screen without scrolling."""
-    view = viewport(page)
-    for part in ("#hand", "#controls"):
-        b = box(page, part)
-        assert b is not None and b["y"] >= 0 and b["y"] + b["h"] <= view["h"] + 1, (
-            f"{part} is not on screen: {b}"
-        )
+    return table_setup(server_env, SETUP)
 
 
 def card_in(meld, i):

@@ -23,21 +23,19 @@ The rule, and its two exceptions:
 The table page (/games/<id>/) is measured by its own tests.
 """
 
-import json
-
 import pytest
 
-from tests.e2e.conftest import PHONE, WAIT_MS
+from tests.e2e.conftest import log_in, run_setup
+from tests.e2e.helpers import DEMO_PASSWORD, LANGUAGES, phone_in
 
 pytestmark = pytest.mark.e2e
 
 TAP = 44  # CSS px (WCAG 2.5.5, and the site's --tap)
-LANGUAGES = ("en", "lv", "et")
-DEMO_PASSWORD = "carousel-demo"
 
 # The demo cast (load_demo) with finished games in the active season, so the
 # standings, the ratings, the results and the profile's table have rows; and one invite link.
 SEED = """
+import json
 from django.core.management import call_command
 from django.utils import timezone
 from leagues.models import Invite, League, User
@@ -152,42 +150,7 @@ def report(found):
 
 @pytest.fixture(scope="module")
 def seeded(server, server_env):
-    import subprocess
-
-    from tests.e2e.conftest import ROOT, _python
-
-    done = subprocess.run(
-        [_python(), "-c", "import django, json\ndjango.setup()\n" + SEED],
-        cwd=ROOT,
-        env=server_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def phone_in(browser, server, request, language):
-    context = browser.new_context(base_url=server, locale=language, **PHONE)
-    # The browser's language and the switcher's cookie: a player's stored language
-    # (set by earlier visits) must not turn the pages back to another.
-    context.add_cookies([{"name": "django_language", "value": language, "url": server}])
-    context.set_default_timeout(WAIT_MS)
-    request.addfinalizer(context.close)
-    page = context.new_page()
-    if not hasattr(request.node, "e2e_pages"):
-        request.node.e2e_pages = {}
-    request.node.e2e_pages[language] = page
-    return page
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEMO_PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return run_setup(server_env, SEED)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -201,7 +164,7 @@ def test_every_link_and_control_is_a_44px_target(browser, server, seeded, reques
         assert page.locator("html").get_attribute("lang") == language
         if small := small_targets(page):
             found[(language, "logged out", name)] = small
-    log_in(page, "alice")  # the owner: every admin control is on her pages
+    log_in(page, "alice", DEMO_PASSWORD)  # the owner: every admin control is on her pages
     for name, path in logged_in_pages(seeded["slug"], seeded["season"]).items():
         answer = page.goto(path)
         assert answer.status == 200, (path, answer.status)

@@ -13,7 +13,8 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, PHONE, WAIT_MS
+from tests.e2e.conftest import PHONE, WAIT_MS
+from tests.e2e.helpers import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -96,12 +97,11 @@ def test_log_in_and_the_page_report_store_the_zone_and_settings_change_it(device
     page.goto("/notifications/")
     expect(page.locator("#id_time_zone")).to_have_value("Asia/Tokyo")
     expect(page.locator("[data-device-time-zone]")).to_have_text("Asia/Tokyo")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "time-zone-settings.png"), full_page=True)
+    shot(page, "time-zone-settings", full_page=True)
     page.select_option("#id_time_zone", "Europe/Tallinn")
     page.select_option("#id_language", "et")
     page.locator("form.panel button[type=submit]").last.click()
     page.wait_for_load_state()
     expect(page.locator("html")).to_have_attribute("lang", "et")
     assert stored(django_snippet, username) == ("et", "Europe/Tallinn")
-    page.screenshot(path=str(ARTIFACTS / "time-zone-settings-et.png"), full_page=True)
+    shot(page, "time-zone-settings-et", full_page=True)

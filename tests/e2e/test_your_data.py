@@ -13,7 +13,8 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ARTIFACTS, log_in
+from tests.e2e.conftest import log_in
+from tests.e2e.helpers import shot
 
 pytestmark = pytest.mark.e2e
 
@@ -34,8 +35,7 @@ def test_the_privacy_page_fits_a_phone_and_the_footer_links_it(phone, server, la
     assert page.locator("html").get_attribute("lang") == language
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"sideways scroll: {width}"
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"privacy-{language}.png"), full_page=True)
+    shot(page, f"privacy-{language}", full_page=True)
 
 
 def test_a_player_downloads_their_data_then_deletes_their_account(phone, django_snippet):
@@ -54,8 +54,7 @@ def test_a_player_downloads_their_data_then_deletes_their_account(phone, django_
     page.fill("#id_password", "not-my-password")
     page.locator("main form button[type=submit]").click()
     expect(page.locator(".errorlist")).to_contain_text("That is not your password.")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "delete-account-refused.png"), full_page=True)
+    shot(page, "delete-account-refused", full_page=True)
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"sideways scroll: {width}"
 

@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from leagues.models import Invite, Season
+from leagues.models import AdminAction, Invite, ScheduledRound, Season
 
 from .conftest import make_game, make_person, make_season
 
@@ -53,6 +53,35 @@ def test_close_action(staff_client, cast, league, season):
         cast["member"]
     ]
     assert planned.status == Season.Status.PLANNED
+
+
+def test_start_action_stores_a_scheduled_seasons_plan(staff_client, cast, league):
+    scheduled = make_season(league, status=Season.Status.PLANNED)
+    Season.objects.filter(pk=scheduled.pk).update(
+        format=Season.Format.SCHEDULED, games_each=2, table_size=3
+    )
+    response = staff_client.post(
+        reverse("admin:leagues_season_changelist"),
+        {"action": "start_seasons", "_selected_action": [scheduled.pk]},
+        follow=True,
+    )
+    assert "1 season started." in response.content.decode()
+    scheduled.refresh_from_db()
+    assert scheduled.status == Season.Status.ACTIVE
+    assert ScheduledRound.objects.filter(season=scheduled).exists()
+    assert AdminAction.objects.filter(action=AdminAction.Action.SEASON_STARTED).exists()
+    # Started again: refused in words, nothing changes.
+    again = staff_client.post(
+        reverse("admin:leagues_season_changelist"),
+        {"action": "start_seasons", "_selected_action": [scheduled.pk]},
+        follow=True,
+    )
+    assert "already started" in again.content.decode()
+
+
+def test_the_status_is_not_edited_in_the_admin(staff_client, league, season):
+    url = reverse("admin:leagues_season_change", args=[season.pk])
+    assert 'name="status"' not in staff_client.get(url).content.decode()
 
 
 def test_admin_season_form_refuses_overlap(staff_client, league, season):

@@ -212,6 +212,15 @@ def test_the_neutral_name_is_translated(client, cast, world):
         HTTP_ACCEPT_LANGUAGE="et",
     ).content.decode()
     assert f"Kustutatud mängija {cast.carol.pk}" in season
+    # And on the league admins' record, where she acted.
+    record = logged_in(client, cast.alice).get(
+        reverse("leagues:admin_record", args=[world["league"].slug]), HTTP_ACCEPT_LANGUAGE="lv"
+    )
+    entries = record.content.decode().split('class="list admin-record"')[1]
+    assert f"Dzēsts spēlētājs {cast.carol.pk}" in entries
+    # Both where she acted and where she was acted on (her role changed).
+    assert entries.count(f"Dzēsts spēlētājs {cast.carol.pk}") == 2
+    assert "Deleted player" not in entries and "~deleted" not in entries
 
 
 def test_a_leagues_only_owner_is_told_to_hand_it_over_first(client, cast, world):

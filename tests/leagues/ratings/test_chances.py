@@ -1,14 +1,16 @@
-"""Each player's chance of finishing first at a table: Plackett-Luce's prediction from
-the ratings, summing to 1, stored on the seats by the write path when they change and at
-the start, and shown on the game page, an open table and the home page's open tables."""
+"""Each player's chance of finishing first at a table: Plackett-Luce's probability from
+the ratings with the luck fitted for chances, summing to 1, stored on the seats by the
+write path when they change and at the start, and shown on the game page, an open table
+and the home page's open tables."""
 
+import math
 import re
 
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from leagues.ratings.chances import first_chances, league_ratings, percent
+from leagues.ratings.chances import LUCK, first_chances, league_ratings, percent
 from leagues.ratings.model import MODEL
 from leagues.ratings.models import Rating
 from rummy import play
@@ -36,6 +38,34 @@ def test_the_better_rated_player_is_the_likelier_winner_and_equals_are_equal():
     assert first_chances([(25, 8.333)] * 3) == pytest.approx([1 / 3] * 3)
     strong, middle, weak = first_chances([(32, 3), (25, 3), (18, 3)])
     assert strong > middle > weak
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5])
+def test_the_chances_sum_to_one_at_any_luck_and_extreme_ratings(size):
+    for luck in (0.5, MODEL.beta, LUCK, 20):
+        for ratings in (
+            [(25 + 7 * i, 1 + i) for i in range(size)],
+            [(-300, 0.1)] + [(400, 0.1)] * (size - 1),  # far apart: no overflow
+        ):
+            chances = first_chances(ratings, luck)
+            assert math.fsum(chances) == pytest.approx(1, abs=1e-12)
+            assert all(0 <= c <= 1 for c in chances)
+
+
+def test_the_chance_is_plackett_luces_probability_of_finishing_first():
+    ratings = [(30, 3), (25, 5), (20, 2)]
+    c = math.sqrt(sum(sigma**2 + MODEL.beta**2 for _, sigma in ratings))
+    weights = [math.exp(mu / c) for mu, _ in ratings]
+    expected = [w / sum(weights) for w in weights]
+    assert first_chances(ratings, MODEL.beta) == pytest.approx(expected)
+
+
+def test_more_luck_flattens_the_chances_and_a_sure_winner_is_near_certain():
+    ratings = [(32, 2), (25, 2), (18, 2)]
+    assert first_chances(ratings, 2)[0] > first_chances(ratings, 8)[0] > 1 / 3
+    # Far above three equals, the favourite's chance nears 1 (an average of pairwise
+    # chances, the library's predict_win, would stop near 1/2 at a table of four).
+    assert first_chances([(80, 1), (20, 1), (20, 1), (20, 1)])[0] > 0.99
 
 
 def test_a_shown_chance_is_whole_percent_never_0_or_100():

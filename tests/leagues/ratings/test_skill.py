@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from leagues.ratings import skill
-from leagues.ratings.chances import first_chances
+from leagues.ratings.chances import CALIBRATION, first_chances
 from leagues.ratings.models import RatingChange
 from leagues.ratings.rating import rate_game, recompute
 
@@ -83,6 +83,9 @@ def test_a_league_where_the_favourite_always_wins_shows_skill(client, cast, leag
     assert 'id="skill-favourite"' in page and "finished first 11 times: 100%" in page
     assert "By chance alone, at these table sizes: 33%." in page
     assert "skill shows in this league" in page and "Wilson" in page
+    calibration = skill_calibration_sentence(page)
+    assert "simulated leagues of bots" in calibration
+    assert f"in {CALIBRATION['games']} games" in calibration
     assert page.count('class="player-result"') == 3
     assert 'data-verdict="over"' in page
 
@@ -114,10 +117,21 @@ def test_the_league_page_takes_the_same_queries_for_more_games(
     assert 'class="player-result"' in page
 
 
+def skill_calibration_sentence(page):
+    """The league page's sentence on how the chances were calibrated."""
+    return page.split('id="chance-calibration">', 1)[1].split("</p>", 1)[0]
+
+
 @pytest.mark.parametrize(
-    ("language", "words"), [("lv", "Cik daudz ir prasme"), ("et", "Kui palju on oskus")]
+    ("language", "words", "calibration"),
+    [
+        ("lv", "Cik daudz ir prasme", "simulētās botu līgās"),
+        ("et", "Kui palju on oskus", "simuleeritud robotite liigades"),
+    ],
 )
-def test_the_skill_figures_are_translated(client, cast, league, season, language, words):
+def test_the_skill_figures_are_translated(
+    client, cast, league, season, language, words, calibration
+):
     _play(cast, league, season, 12)
     cast["bob"].language = language
     cast["bob"].save()
@@ -125,3 +139,4 @@ def test_the_skill_figures_are_translated(client, cast, league, season, language
     with translation.override(language):
         page = client.get(reverse("leagues:detail", args=[league.slug])).content.decode()
     assert words in page and "Wilson" in page
+    assert calibration in skill_calibration_sentence(page)

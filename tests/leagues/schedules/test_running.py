@@ -151,6 +151,20 @@ def test_a_closed_season_deals_no_more_rounds(league, cast):
     assert play.due_rounds() == []
 
 
+def test_a_closed_seasons_undealt_rounds_say_they_were_not_played(client, league, cast):
+    _people(league, 3)
+    season = _scheduled(league, cast.owner)
+    start_season(season, by=cast.owner)
+    assert play.deal_due_rounds() == 1
+    Season.objects.filter(pk=season.pk).update(status=Season.Status.CLOSED)
+    client.force_login(cast.member)
+    page = client.get(reverse("leagues:season", args=[league.slug, season.pk])).content.decode()
+    rounds = page.split('id="season-rounds"')[1]
+    assert "dealt" in rounds and "not played: the season was closed first" in rounds
+    assert "starts when the round before has ended" not in rounds
+    assert 'id="next-games"' not in page
+
+
 def test_a_leaver_under_void_has_their_running_game_voided(league, cast):
     people = _people(league, 3)
     season = _scheduled(league, cast.owner, leaver_games=Season.LeaverGames.VOID)
