@@ -1,11 +1,12 @@
 """After-commit notifications over the channel layer: ids and versions, and after a turn
-the game itself as written, as plain data (``rummy.play.snapshot``). Each consumer
+the game itself as written, as plain data in one JSON text (``rummy.play.snapshot``). Each consumer
 renders its own user's view, from that game or from the database."""
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from rummy.models import Seat
+from rummy.play import snapshot as play_snapshot
 
 
 def game_group(game_id):
@@ -24,7 +25,7 @@ def game_updated(game_id, version, movers=None, draft_free=False, snapshot=None)
     (``rummy.play.store.announce``). ``snapshot``: the game at ``version``
     (``rummy.play.snapshot.dump``): a socket process that holds no newer one renders from it
     instead of reading the game (two or more reads per move otherwise, one per
-    process)."""
+    process). It travels as one JSON text (``snapshot.to_text``)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -32,7 +33,7 @@ def game_updated(game_id, version, movers=None, draft_free=False, snapshot=None)
     if draft_free:
         update["draft_free"] = True
     if snapshot is not None:
-        update["game"] = snapshot
+        update["game"] = play_snapshot.to_text(snapshot)
     messages = [(game_group(game_id), update)]
     # Their headers show how many games await their move (rummy.table.awaiting).
     if movers is None:

@@ -3,7 +3,10 @@
 After a turn the write path has the whole new version in memory: the game row, its
 seats, their users, its league and season. The broadcast carries them (``dump``) so
 that the sockets of every other server process render the new version from it
-(``load``) instead of each process reading it again.
+(``load``) instead of each process reading it again. On the channel layer it travels as
+one JSON text (``to_text``, ``from_text``): a layer copies or packs a message once per
+socket, a text whole and a nested dict value by value, and a process reads the text
+once however many of its sockets receive it.
 
 Each row travels as ``{column: value}`` (its concrete fields by ``attname``), dates and
 times as ISO 8601 text, and is made again through ``Model.from_db``, as a read makes it.
@@ -12,6 +15,7 @@ for the stored ones for reading only, and saving one raises (``ReadOnlyRow``), s
 a stray ``save()`` cannot write an empty password or an old version over the database.
 """
 
+import json
 from typing import Any
 
 from django.db import models, router
@@ -106,6 +110,16 @@ def load(data: dict[str, Any]) -> Game:
         seat.user = _instance(User, db, entry["user"])
         seats.append(seat)
     return game.keep_seats(seats)
+
+
+def to_text(data: dict[str, Any]) -> str:
+    """``dump``'s data as the broadcast carries it."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+def from_text(text: str) -> Game:
+    """The game a broadcast's ``to_text`` carries (``load``)."""
+    return load(json.loads(text))
 
 
 def _refuse(sender, instance, **kwargs):

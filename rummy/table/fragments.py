@@ -62,6 +62,14 @@ MISSING = object()
 
 
 def _value(variable: Variable, ctx: dict) -> Hashable:
+    # A plain name whose value is no callable is the context's value itself: what
+    # ``resolve`` would return, without its lookup machinery (this runs for every
+    # variable of every shared part of every view).
+    lookups = variable.lookups
+    if lookups is not None and len(lookups) == 1 and not variable.translate:
+        value = ctx.get(lookups[0], MISSING)
+        if value is not MISSING and not callable(value):
+            return frozen(value)
     try:
         value = variable.resolve(ctx)
     except VariableDoesNotExist:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.utils.html import conditional_escape, escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -29,31 +29,60 @@ ROWS_END = mark_safe("\n      </tbody>\n    </table>\n    ")
 def join(pieces: Iterable[str]) -> SafeString:
     """Pieces one after another, each escaped unless it is safe already (as
     ``format_html_join`` joins them, without formatting each piece again: the players
-    panel is joined for every socket after every move)."""
-    return mark_safe("".join([conditional_escape(piece) for piece in pieces]))
+    panel is joined for every socket after every move). A safe piece is taken as it is
+    without a call to ``conditional_escape``: most pieces are, and the call costs more
+    than the join."""
+    return mark_safe(
+        "".join([p if isinstance(p, SafeData) else conditional_escape(p) for p in pieces])
+    )
 
 
 # The status line
 
 
-def status_line(status) -> SafeString:
+@dataclass(frozen=True)
+class StatusWords:
+    """The status line's fixed words in one language, as it puts them in: made once per
+    language (``rendering._status_html``), not again for every status line."""
+
+    round: str  # "Round %(r)s"
+    game_over: SafeString
+    final_lap: SafeString
+    your_turn: SafeString
+    their_turn: str  # "%(name)s’s turn."
+    your_clock: str
+    their_clock: str
+
+
+def status_words() -> StatusWords:
+    """The status line's fixed words in the active language."""
+    return StatusWords(
+        round=_("Round %(r)s"),
+        game_over=format_html("<strong>{}</strong>", _("The game is over.")),
+        final_lap=format_html(
+            " · <strong>{}</strong>", rule_links(_("Final lap: no more draws (R8)"))
+        ),
+        your_turn=format_html("<strong>{}</strong>", _("Your turn.")),
+        their_turn=_("%(name)s’s turn."),
+        your_clock=_("Your time runs out"),
+        their_clock=_("This turn ends"),
+    )
+
+
+def status_line(status, words: StatusWords) -> SafeString:
     """Round, stock, whose turn and the turn clock (``presenters.Status``)."""
     if status.game_over:
         facts = NOTHING
-        turn = format_html("<strong>{}</strong>", _("The game is over."))
+        turn = words.game_over
     else:
         n = status.stock_size
         stock = ngettext("%(n)s card in the stock", "%(n)s cards in the stock", n) % {"n": n}
-        lap = NOTHING
-        if status.final_lap:
-            lap = format_html(
-                " · <strong>{}</strong>", rule_links(_("Final lap: no more draws (R8)"))
-            )
+        lap = words.final_lap if status.final_lap else NOTHING
         facts = format_html(' · <span id="stock-size">{}</span>{}', stock, lap)
         if status.my_turn:
-            turn = format_html("<strong>{}</strong>", _("Your turn."))
+            turn = words.your_turn
         else:
-            turn = escape(_("%(name)s’s turn.") % {"name": status.turn_name})
+            turn = escape(words.their_turn % {"name": status.turn_name})
             if status.drawn:
                 d = status.drawn
                 turn = format_html(
@@ -63,17 +92,16 @@ def status_line(status) -> SafeString:
                 )
     clock = NOTHING
     if status.deadline:
-        words = _("Your time runs out") if status.my_turn else _("This turn ends")
         clock = format_html(
             '<span id="turn-clock" class="turn-clock">{} {}</span>',
-            words,
+            words.your_clock if status.my_turn else words.their_clock,
             countdown(status.deadline),
         )
     return format_html(
         '<section id="status" class="status" hx-swap-oob="true">\n'
         '    <p class="round-line">{}{}</p>\n'
         '    <p class="turn-line{}" aria-live="polite">{}\n    {}</p>\n  </section>',
-        _("Round %(r)s") % {"r": status.round_no},
+        words.round % {"r": status.round_no},
         facts,
         " your-turn" if status.my_turn else "",
         turn,
@@ -85,54 +113,72 @@ def status_line(status) -> SafeString:
 
 
 @dataclass(frozen=True)
-class Panel:
-    """The players panel, the same for every viewer but for the viewer's own row: each
-    row in two halves, around where the viewer's "(you)" goes; the viewer's "I'm back"
-    (a bot plays their seat) goes between ``head`` and ``tail``."""
+class PanelWords:
+    """The players panel's words in one language, as its rows and its frame put them in:
+    made once per language (``rendering._players_html``), not again for every row."""
 
-    head: SafeString
-    rows: tuple[tuple[int, SafeString, SafeString], ...]
-    tail: SafeString
+    head: SafeString  # the section's opening and the table's head
+    turn: SafeString
+    bot: SafeString
+    stand_in: SafeString
+    dealer: SafeString
+    winner: SafeString
+    absent: SafeString
+    away: str  # "on vacation until %(until)s"
+    odds: str  # the screen reader's words before a rating
+    provisional: SafeString
+    percent: str  # "%(n)s%%"
+    about_odds: SafeString
+    end_early: SafeString
 
-    def for_viewer(self, seat: int | None, you: str, back: str) -> SafeString:
-        pieces: list[str] = [self.head]
-        for n, before, after in self.rows:
-            pieces += (before, you if n == seat else NOTHING, after)
-        pieces += (ROWS_END, back, self.tail)
-        return join(pieces)
 
-
-def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, icon: str) -> Panel:
-    """A row per player (cards in hand, score, rounds won, whose turn); ``icon`` is the
-    computer player's icon."""
-    # The words every row may show, made once for the panel.
-    marks = {
-        "turn": format_html(
+def panel_words(icon: str) -> PanelWords:
+    """The players panel's words in the active language; ``icon`` is the computer
+    player's icon."""
+    return PanelWords(
+        head=format_html(
+            '<section id="players" class="panel players" aria-labelledby="players-h"'
+            ' hx-swap-oob="true">\n'
+            '    <h2 id="players-h">{}</h2>\n'
+            '    <table class="data">\n'
+            '      <thead><tr><th scope="col">{}</th>'
+            '<th scope="col" class="num">{}</th>'
+            '<th scope="col" class="num">{}</th>'
+            '<th scope="col" class="num">{}</th></tr></thead>\n'
+            "      <tbody>",
+            _("Players"),
+            _("Player"),
+            _("Cards"),
+            _("Score"),
+            _("Rounds won"),
+        ),
+        turn=format_html(
             '<span class="turn-mark" aria-hidden="true">▶</span><span class="sr-only">{} </span>',
             _("to move:"),
         ),
-        "bot": format_html("{} ", icon),
-        "stand_in": format_html(
+        bot=format_html("{} ", icon),
+        stand_in=format_html(
             ' <span class="badge stand-in">{} {}</span>', icon, _("played by a bot")
         ),
-        "dealer": format_html(' <span class="muted" title="{0}">({0})</span>', _("dealer")),
-        "winner": format_html(" <strong>★ {}</strong>", _("winner")),
-        "absent": format_html(
+        dealer=format_html(' <span class="muted" title="{0}">({0})</span>', _("dealer")),
+        winner=format_html(" <strong>★ {}</strong>", _("winner")),
+        absent=format_html(
             ' <span class="badge absent" title="{}">{}</span>',
             _("Missed three turns in a row"),
             _("absent"),
         ),
-    }
-    rows = tuple(_player_row(p, p.number in absent, final, marks) for p in players)
-    about_odds = NOTHING
-    if any(p.chance is not None for p in players):
-        about_odds = format_html(
+        away=_("on vacation until %(until)s"),
+        odds=_("rating and chance of finishing first:"),
+        provisional=format_html(
+            '<span aria-hidden="true">?</span><span class="sr-only"> {}</span>',
+            _("(provisional)"),
+        ),
+        percent=_("%(n)s%%"),
+        about_odds=format_html(
             '\n    <p class="helptext" id="odds-about">{}</p>',
             _("Under each name: the rating at the start (“?”: provisional) and the chance to win."),
-        )
-    end_early = NOTHING
-    if may_end_early:  # submits #end-early-form (outside this form, in table.html)
-        end_early = format_html(
+        ),
+        end_early=format_html(  # submits #end-early-form (outside this form, in table.html)
             '\n    <div id="end-early" class="actions">\n'
             '      <button type="submit" form="end-early-form" class="danger" id="btn-end-early">'
             "{}</button>\n"
@@ -143,40 +189,59 @@ def players_panel(players: Sequence, absent, may_end_early: bool, final: bool, i
                 "A player is absent. As a league admin you may end the game now: this round "
                 "is discarded and the game is scored as it stands."
             ),
-        )
-    head = format_html(
-        '<section id="players" class="panel players" aria-labelledby="players-h"'
-        ' hx-swap-oob="true">\n'
-        '    <h2 id="players-h">{}</h2>\n'
-        '    <table class="data">\n'
-        '      <thead><tr><th scope="col">{}</th>'
-        '<th scope="col" class="num">{}</th>'
-        '<th scope="col" class="num">{}</th>'
-        '<th scope="col" class="num">{}</th></tr></thead>\n'
-        "      <tbody>",
-        _("Players"),
-        _("Player"),
-        _("Cards"),
-        _("Score"),
-        _("Rounds won"),
+        ),
     )
-    return Panel(head, rows, format_html("{}\n    {}\n  </section>", about_odds, end_early))
 
 
-def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, SafeString]:
+# One player's row, in two halves around where the viewer's "(you)" goes.
+Row = tuple[int, SafeString, SafeString]
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The players panel, the same for every viewer but for the viewer's own row: each
+    row in two halves, around where the viewer's "(you)" goes; the viewer's "I'm back"
+    (a bot plays their seat) goes between ``head`` and ``tail``."""
+
+    head: SafeString
+    rows: tuple[Row, ...]
+    tail: SafeString
+
+    def for_viewer(self, seat: int | None, you: str, back: str) -> SafeString:
+        pieces: list[str] = [self.head]
+        for n, before, after in self.rows:
+            pieces += (before, you if n == seat else NOTHING, after)
+        pieces += (ROWS_END, back, self.tail)
+        return join(pieces)
+
+
+def players_panel(rows: Sequence[Row], words: PanelWords, odds: bool, may_end_early: bool) -> Panel:
+    """The panel of ``rows`` (``player_row``); ``odds``: the rows show ratings and
+    chances, and a note under the table says what they are."""
+    tail = format_html(
+        "{}\n    {}\n  </section>",
+        words.about_odds if odds else NOTHING,
+        words.end_early if may_end_early else NOTHING,
+    )
+    return Panel(words.head, tuple(rows), tail)
+
+
+def player_row(p, absent: bool, final: bool, words: PanelWords) -> Row:
+    """A player's row (cards in hand, score, rounds won, whose turn)."""
     before = format_html(
         '\n        <tr class="player{}" data-seat="{}"{}>\n          <th scope="row">{}{}{}',
         " to-move" if p.is_turn else "",
         p.number,
         CURRENT if p.is_turn else NOTHING,
-        marks["turn"] if p.is_turn else NOTHING,
-        marks["bot"] if p.is_bot else NOTHING,
+        words.turn if p.is_turn else NOTHING,
+        words.bot if p.is_bot else NOTHING,
         p.name,
     )
     away = NOTHING
     if p.away_until:
-        until = _("on vacation until %(until)s") % {"until": p.away_until}
-        away = format_html(' <span class="badge away">{}</span>', until)
+        away = format_html(
+            ' <span class="badge away">{}</span>', words.away % {"until": p.away_until}
+        )
     score = p.final_score if final and p.final_score is not None else p.score
     after = format_html(
         "{}{}{}{}{}{}</th>\n"
@@ -184,12 +249,12 @@ def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, S
         '          <td class="num score">{}</td>\n'
         '          <td class="num">{}</td>\n'
         "        </tr>",
-        marks["stand_in"] if p.stand_in else NOTHING,
-        marks["dealer"] if p.is_dealer else NOTHING,
-        marks["winner"] if p.is_winner else NOTHING,
-        marks["absent"] if absent else NOTHING,
+        words.stand_in if p.stand_in else NOTHING,
+        words.dealer if p.is_dealer else NOTHING,
+        words.winner if p.is_winner else NOTHING,
+        words.absent if absent else NOTHING,
         away,
-        odds_html(p.rating, p.chance),
+        odds_html(p.rating, p.chance, words),
         p.hand_size,
         score,
         p.rounds_won,
@@ -197,59 +262,74 @@ def _player_row(p, absent: bool, final: bool, marks) -> tuple[int, SafeString, S
     return p.number, before, after
 
 
-def odds_html(rating: str, chance: int | None) -> SafeString:
+def odds_html(rating: str, chance: int | None, words: PanelWords) -> SafeString:
     """A player's rating and chance of finishing first, on a line of its own under the
     name ("1540? · 41%"); nothing without a chance."""
     if chance is None:
         return NOTHING
-    provisional = rating.endswith("?")
     return format_html(
         '<span class="odds"><span class="sr-only">{} </span>{}{} · {}</span>',
-        _("rating and chance of finishing first:"),
+        words.odds,
         rating.rstrip("?"),
-        format_html(
-            '<span aria-hidden="true">?</span><span class="sr-only"> {}</span>',
-            _("(provisional)"),
-        )
-        if provisional
-        else NOTHING,
-        _("%(n)s%%") % {"n": chance},
+        words.provisional if rating.endswith("?") else NOTHING,
+        words.percent % {"n": chance},
     )
 
 
 # The hand
 
 
-def hand_section(hand, points, sort: str, editing: bool, url: str) -> SafeString:
+@dataclass(frozen=True)
+class HandHead:
+    """The hand's fixed words and sort links for one game page and order: made once per
+    language, page and order (``rendering._hand_html``), not for every hand."""
+
+    heading: SafeString
+    sort_links: SafeString
+
+
+def hand_head(sort: str, url: str) -> HandHead:
+    """The hand's heading and its sort links (``url``: the game page's) in the active
+    language, the order ``sort`` marked current."""
+    return HandHead(
+        heading=format_html('<span class="sr-only">{}: </span>', _("Your hand")),
+        sort_links=format_html(
+            '<span class="sort-toggle" role="group" aria-label="{}">'
+            '<a href="{}?sort=suit" id="sort-suit"{}>{}</a>'
+            '<a href="{}?sort=rank" id="sort-rank"{}>{}</a></span>',
+            _("Sort your hand"),
+            url,
+            CURRENT if sort == "suit" else NOTHING,
+            pgettext("sort the hand by", "suit"),
+            url,
+            CURRENT if sort == "rank" else NOTHING,
+            pgettext("sort the hand by", "rank"),
+        ),
+    )
+
+
+def hand_section(hand, points, editing: bool, head: HandHead) -> SafeString:
     """The player's own hand: its count and points (while arranging they follow the
-    draft), the sort links (one word each, "suit" and "rank", in the group "Sort your
-    hand": the row keeps room at its right end for the game's chat tab), and its cards
-    (the one just drawn marked ``.drawn``), each from the card tag's per-card cache."""
+    draft), the sort links (``head``: ``hand_head``; one word each, "suit" and "rank", in
+    the group "Sort your hand": the row keeps room at its right end for the game's chat
+    tab), and its cards (the one just drawn marked ``.drawn``), each from the card tag's
+    per-card cache."""
     n = len(hand)
-    head = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
+    count = ngettext("%(n)s card", "%(n)s cards", n) % {"n": n}
     if points is not None:
-        head += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
+        count += " · " + ngettext("%(p)s point", "%(p)s points", points) % {"p": points}
     if hand:
         cards = join(card(c, button=editing) for c in hand)
     else:
         cards = format_html('<span class="muted">{}</span>', _("No cards."))
     return format_html(
         '<section id="hand" class="hand" aria-labelledby="hand-h" hx-swap-oob="true">\n'
-        '    <div class="hand-head"><h2 id="hand-h">'
-        '<span class="sr-only">{}: </span>{}</h2>\n'
-        '    <span class="sort-toggle" role="group" aria-label="{}">'
-        '<a href="{}?sort=suit" id="sort-suit"{}>{}</a>'
-        '<a href="{}?sort=rank" id="sort-rank"{}>{}</a></span></div>\n'
+        '    <div class="hand-head"><h2 id="hand-h">{}{}</h2>\n'
+        "    {}</div>\n"
         '    <div class="cards hand-cards">{}</div>\n'
         "  </section>",
-        _("Your hand"),
-        head,
-        _("Sort your hand"),
-        url,
-        CURRENT if sort == "suit" else NOTHING,
-        pgettext("sort the hand by", "suit"),
-        url,
-        CURRENT if sort == "rank" else NOTHING,
-        pgettext("sort the hand by", "rank"),
+        head.heading,
+        count,
+        head.sort_links,
         cards,
     )

@@ -11,13 +11,14 @@ from rummy.table import memory
 from rummy.table.access import game_at_least, remember, remembered_game
 
 
-def adopt_snapshot(game_id, version, data):
-    """Keep the game a broadcast carried (``rummy.play.snapshot``) when this process
-    holds no game as new: the sockets then render it without reading the database. Only
-    the game and version the message names (a message is never taken for another game)."""
-    if not isinstance(data, dict) or remembered_game(game_id, version) is not None:
+def adopt_snapshot(game_id, version, text):
+    """Keep the game a broadcast carried (``rummy.play.snapshot``, as text) when this
+    process holds no game as new: the sockets then render it without reading the
+    database. Only the game and version the message names (a message is never taken for
+    another game)."""
+    if not isinstance(text, str) or remembered_game(game_id, version) is not None:
         return
-    game = snapshot.load(data)
+    game = snapshot.from_text(text)
     if game.pk == game_id and game.version == version:
         remember(game)
 

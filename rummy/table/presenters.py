@@ -398,10 +398,17 @@ class PlayerRow:
 def odds(seats):
     """{seat number: (rating, chance in percent)} of the seats that have chances."""
     return {
-        s.number: (figure_text(s.rating_mu, s.rating_sigma), percent(s.chance_first))
+        s.number: _odds(s.rating_mu, s.rating_sigma, s.chance_first)
         for s in seats
         if s.chance_first is not None
     }
+
+
+@caches.memo(maxsize=4096)
+def _odds(mu, sigma, chance):
+    # A seat's figures are fixed when the game begins: worked out once, not for every
+    # view of every move.
+    return figure_text(mu, sigma), percent(chance)
 
 
 def _players(view, names, bots=None, away=None, chances=None) -> tuple[PlayerRow, ...]:

@@ -26,7 +26,6 @@ from functools import cached_property
 
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
 from django.utils.html import format_html
 
 from config import caches
@@ -170,7 +169,9 @@ def _render(template, ctx):
     return render_to_string(template, ctx)
 
 
+@caches.memo(maxsize=1024)
 def _version_html(version):
+    # Made once per version number: every socket of a process renders the same one.
     return format_html(
         '<input type="hidden" name="version" id="view-version" value="{0}" '
         'data-version="{0}" hx-swap-oob="true">',
@@ -190,7 +191,9 @@ def template_context(page: GamePage) -> dict:
     return ctx
 
 
+@caches.memo()
 def _fields(kind):
+    # A few kinds (the page's parts), each read once.
     return tuple(f.name for f in dataclasses.fields(kind) if f.name != "hand")
 
 
@@ -203,7 +206,11 @@ def _status_html(play: InPlay, here):
     minute), but for the player to move's words: made once per what it shows."""
     status = play.status
     minute = int(time.time() // 60) if status.deadline else None
-    return made("status", (status, minute), lambda: html.status_line(status), here)
+
+    def build():
+        return html.status_line(status, made("status-words", (), html.status_words, here))
+
+    return made("status", (status, minute), build, here)
 
 
 def _hand_html(page: GamePage, play: InPlay):
@@ -217,16 +224,13 @@ def _hand_html(page: GamePage, play: InPlay):
 
 
 def _hand_section(page, hand):
-    return html.hand_section(
-        hand.hand, hand.hand_points, page.sort, hand.editing, _table_url(page.game.pk)
+    head = made(
+        "hand-head",
+        (page.game.pk, page.sort),
+        lambda: html.hand_head(page.sort, reverse("rummy:table", args=[page.game.pk])),
+        page.where,
     )
-
-
-@caches.memo(maxsize=1024)
-def _table_url(game_pk):
-    # The same for every hand of a game: reversed once per game, not for every hand
-    # rendered (the player to move's, after each of their draws).
-    return reverse("rummy:table", args=[game_pk])
+    return html.hand_section(hand.hand, hand.hand_points, hand.editing, head)
 
 
 def _players_html(page: GamePage, play: InPlay):
@@ -234,20 +238,37 @@ def _players_html(page: GamePage, play: InPlay):
     the same HTML), and made once for every viewer: only the viewer's own "(you)" and,
     when a bot plays their seat, "I'm back" differ, and go in at their places
     (``html.Panel``), so that after a move each process builds the panel once, not once
-    per socket."""
+    per socket. Each row is made once per what it shows too: a move changes one or two
+    rows, and only those are built again."""
     players, absent, may_end, final = play.players, play.absent, play.may_end_early, play.final
     here = page.where
 
     def build():
-        icon = fragment_from("rummy/_bot_icon.html", dict, (), here)
-        return html.players_panel(players, absent, may_end, final, icon)
+        words = made("players-words", (), lambda: _panel_words(here), here)
+        rows = [_player_row(p, p.number in absent, final, words, here) for p in players]
+        odds = any(p.chance is not None for p in players)
+        return html.players_panel(rows, words, odds, may_end)
 
     panel = made("players", (page.game.pk, players, absent, may_end, final), build, here)
     seat = page.my_seat.number if page.my_seat is not None else None
     me = next((p for p in players if p.number == seat), None)
-    you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else ""
-    back = fragment_from("rummy/_back_in_person.html", dict, (), here) if me and me.stand_in else ""
+    you = fragment_from("rummy/_you.html", dict, (), here) if me is not None else html.NOTHING
+    back = (
+        fragment_from("rummy/_back_in_person.html", dict, (), here)
+        if me and me.stand_in
+        else html.NOTHING
+    )
     return panel.for_viewer(seat, you, back)
+
+
+def _panel_words(here):
+    return html.panel_words(fragment_from("rummy/_bot_icon.html", dict, (), here))
+
+
+def _player_row(p, absent, final, words, here):
+    return made(
+        "player-row", (p, absent, final), lambda: html.player_row(p, absent, final, words), here
+    )
 
 
 def _stamp_html(stamp):
@@ -256,7 +277,9 @@ def _stamp_html(stamp):
     )
 
 
+@caches.memo()
 def _placeholder(part_id):
+    # A few part ids, each made once.
     return format_html('<section id="{}" hidden hx-swap-oob="true"></section>', part_id)
 
 
@@ -326,7 +349,7 @@ def build_frames(page: GamePage, csrf_token=None) -> Frames:
             table_html = fragment("rummy/_melds.html", {**ctx, "melds_html": melds_html}, here)
         # The table's frame: what it holds besides the melds (editing or not, the words of
         # an empty table, the language); melds come and go inside it on their own.
-        shell = digest(f"{editing}|{not melds}|{translation.get_language()}")
+        shell = digest(f"{editing}|{not melds}|{here[0]}")
         insert = "beforebegin:#btn-new-meld" if editing else "beforeend:#meld-list"
         show_hand = page.is_player and not play.final
         # Most parts look the same to many viewers at one version: each is rendered once

@@ -415,8 +415,12 @@ def test_a_turns_broadcast_carries_the_game_as_written(
     for ours, theirs in zip(shipped.seated(), stored.seats.all(), strict=True):
         assert _columns(ours) == _columns(theirs)
     assert seats == [(0, "alice", ""), (1, "bob", "")]
-    # Dumped again, the same data.
+    # Dumped again, the same data; and as the channel layer carries it, one JSON text.
     assert snapshot.dump(shipped) == data
+    text = snapshot.to_text(kw["snapshot"])
+    assert isinstance(text, str) and json.loads(text) == data
+    with django_assert_num_queries(0):
+        assert _columns(snapshot.from_text(text)) == _columns(stored)
     for row in (shipped, shipped.seated()[0], shipped.seated()[0].user, shipped.league):
         with pytest.raises(snapshot.ReadOnlyRow):
             row.save()

@@ -162,3 +162,38 @@ def test_the_players_panel_is_rendered_once_and_marks_each_viewers_own_row(playe
         assert marked == {"ann": [0], "ben": [1], "cal": [2], "wes": []}[name], name
         assert ('id="btn-back"' in html) == (name == "ben")
     assert seen["ann"].replace(you, "") == seen["cal"].replace(you, "") == seen["wes"]
+
+
+def test_a_move_builds_again_only_the_rows_it_changed(players, monkeypatch):
+    """The panel's rows are made once per what each shows: after a draw only the
+    drawing player's row (one more card) is built again, and the panel is the one a
+    fresh render makes."""
+    from rummy.table import html as parts
+
+    users, league = players
+    game = game_at(table_position(5, hand_size=10), users, league=league)
+    rows = []
+    real = parts.player_row
+
+    def counting(p, *args):
+        rows.append(p.number)
+        return real(p, *args)
+
+    memory.clear_all()
+    monkeypatch.setattr(parts, "player_row", counting)
+    watcher = users[1]
+
+    def panel(game):
+        page = game_page(game, watcher, "suit", rights=rights(watcher, game))
+        return rendering._players_html(page, page.play)
+
+    panel(game)
+    assert sorted(rows) == [0, 1, 2]
+    mover = game.engine_state().turn
+    play.draw(game.pk, users[mover], game.version)
+    game = Game.objects.get(pk=game.pk)
+    rows.clear()
+    kept = panel(game)
+    assert rows == [mover]
+    memory.clear_all()
+    assert kept == panel(game)
