@@ -114,11 +114,10 @@ def test_every_top_level_module_is_in_readme_layout(name):
 
 
 def benchmarks() -> list[str]:
-    """Every benchmark of bench/: its scripts (not the empty job another one imports) and
-    the patch that takes the renders out of an action."""
+    """Every benchmark of bench/: its scripts (not the empty job another one imports)."""
     names = [p.name for p in sorted((ROOT / "bench").glob("*.py"))]
     names = [n for n in names if n not in {"__init__.py", "background_jobs.py"}]
-    return [*names, "floor.patch"]
+    return names
 
 
 @pytest.mark.parametrize("name", benchmarks())
