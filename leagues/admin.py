@@ -192,38 +192,36 @@ class SeasonAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Start the selected seasons"))
     def start_seasons(self, request, queryset):
-        started = 0
-        for season in queryset:
-            try:
-                season_service.start_season(season, by=request.user)
-            except LeagueError as error:
-                self.message_user(request, f"{season}: {error}", messages.WARNING)
-            else:
-                started += 1
-        if started:
+        done = self._each(request, queryset, season_service.start_season)
+        if done:
             self.message_user(
                 request,
-                ngettext("%(n)d season started.", "%(n)d seasons started.", started)
-                % {"n": started},
+                ngettext("%(n)d season started.", "%(n)d seasons started.", done) % {"n": done},
                 messages.SUCCESS,
             )
 
     @admin.action(description=_("Close the selected seasons (freeze standings)"))
     def close_seasons(self, request, queryset):
-        closed = 0
+        done = self._each(request, queryset, season_service.close_season)
+        if done:
+            self.message_user(
+                request,
+                ngettext("%(n)d season closed.", "%(n)d seasons closed.", done) % {"n": done},
+                messages.SUCCESS,
+            )
+
+    def _each(self, request, queryset, service):
+        """``service(season, by=…)`` for each selected season; a refusal is said per season
+        and changes nothing of it. Returns how many went through."""
+        done = 0
         for season in queryset:
             try:
-                season_service.close_season(season, by=request.user)
+                service(season, by=request.user)
             except LeagueError as error:
                 self.message_user(request, f"{season}: {error}", messages.WARNING)
             else:
-                closed += 1
-        if closed:
-            self.message_user(
-                request,
-                ngettext("%(n)d season closed.", "%(n)d seasons closed.", closed) % {"n": closed},
-                messages.SUCCESS,
-            )
+                done += 1
+        return done
 
 
 @admin.register(Vacation)
