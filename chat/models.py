@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import in_words
+from leagues.models import RecordedAction
 
 MAX_LENGTH = 500
 
@@ -141,7 +141,7 @@ class Report(models.Model):
         return f"report of message {self.message_id}: {self.reason}"
 
 
-class ModerationAction(models.Model):
+class ModerationAction(RecordedAction, models.Model):
     """One moderation action, with who, when and why. Written in the transaction of the
     action itself; never changed afterwards (site staff read it in Django's admin)."""
 
@@ -175,21 +175,6 @@ class ModerationAction(models.Model):
 
     def __str__(self):
         return f"{self.league_id}: {self.action} by {self.actor_name or '—'}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("A moderation action, once recorded, is never changed.")
-        super().save(*args, **kwargs)
-
-    @property
-    def by(self):
-        """Who acted, in the reader's words (``leagues.models.in_words``)."""
-        return in_words(self.actor_name)
-
-    @property
-    def about(self):
-        """Whom or what it was done to, in the reader's words."""
-        return in_words(self.subject)
 
 
 BOARD_MAX_LENGTH = 2000
