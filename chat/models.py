@@ -12,7 +12,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from leagues.models import in_words
+from leagues.models import RecordedAction
 
 MAX_LENGTH = 500
 
@@ -114,7 +114,11 @@ class Block(models.Model):
         return f"{self.blocker_id} blocks {self.blocked_id}"
 
 
-class Report(models.Model):
+class ReportBase(models.Model):
+    """A reader's report of something written to the league's admins: one of the
+    reasons, optional words, open until an admin closes it. Once per reader and item
+    (each report's constraint)."""
+
     class Reason(models.TextChoices):
         RUDE = "rude", _("Rude or abusive")
         SPAM = "spam", _("Spam or advertising")
@@ -122,7 +126,6 @@ class Report(models.Model):
         PRIVATE = "private", _("Shares someone's private details")
         OTHER = "other", _("Something else")
 
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
@@ -132,7 +135,16 @@ class Report(models.Model):
     closed = models.BooleanField(default=False)
 
     class Meta:
+        abstract = True
         ordering = ["-pk"]
+
+
+class Report(ReportBase):
+    """A report of a table message."""
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="reports")
+
+    class Meta(ReportBase.Meta):
         constraints = [
             models.UniqueConstraint(fields=["message", "reporter"], name="chat_one_report")
         ]
@@ -141,7 +153,7 @@ class Report(models.Model):
         return f"report of message {self.message_id}: {self.reason}"
 
 
-class ModerationAction(models.Model):
+class ModerationAction(RecordedAction, models.Model):
     """One moderation action, with who, when and why. Written in the transaction of the
     action itself; never changed afterwards (site staff read it in Django's admin)."""
 
@@ -175,21 +187,6 @@ class ModerationAction(models.Model):
 
     def __str__(self):
         return f"{self.league_id}: {self.action} by {self.actor_name or '—'}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("A moderation action, once recorded, is never changed.")
-        super().save(*args, **kwargs)
-
-    @property
-    def by(self):
-        """Who acted, in the reader's words (``leagues.models.in_words``)."""
-        return in_words(self.actor_name)
-
-    @property
-    def about(self):
-        """Whom or what it was done to, in the reader's words."""
-        return in_words(self.subject)
 
 
 BOARD_MAX_LENGTH = 2000
@@ -238,21 +235,12 @@ class BoardReadMark(models.Model):
         return f"{self.user_id} read the board of league {self.league_id} up to {self.last_seen}"
 
 
-class BoardReport(models.Model):
-    """A reader's report of a board post to the league's admins: the reasons of a
-    table message's report (``Report.Reason``), once per reader and post."""
+class BoardReport(ReportBase):
+    """A report of a board post, with the reasons of a table message's report."""
 
     post = models.ForeignKey(BoardPost, on_delete=models.CASCADE, related_name="reports")
-    reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    reason = models.CharField(_("reason"), max_length=10, choices=Report.Reason.choices)
-    words = models.CharField(_("in your words (optional)"), max_length=300, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    closed = models.BooleanField(default=False)
 
-    class Meta:
-        ordering = ["-pk"]
+    class Meta(ReportBase.Meta):
         constraints = [
             models.UniqueConstraint(fields=["post", "reporter"], name="board_one_report")
         ]

@@ -92,6 +92,54 @@ def _days(text):
     return int(text) if text.isascii() and text.isdigit() else None
 
 
+def _item_actions(request, found, *, report, set_hidden, template, context, again):
+    """The actions of one table message or board post, the same on both pages: report
+    it, block or unblock its author; for the league's admins, hide or show it and mute
+    its author. ``report`` and ``set_hidden`` are the item's services, ``context()``
+    its page's context in ``template``, ``again`` the arguments of the redirect back to
+    it after an action. A refusal is shown on the page, with its status."""
+    if request.method != "POST":
+        return render(request, template, context())
+    action = request.POST.get("action", "")
+    try:
+        if action == "report":
+            report(
+                request.user,
+                found.pk,
+                request.POST.get("reason", ""),
+                request.POST.get("words", ""),
+            )
+            messages.success(request, _("Thank you: the league's admins will look at it."))
+        elif action in ("block", "unblock"):
+            services.set_block(request.user, found.author, action == "block")
+            messages.success(
+                request,
+                _("You will not see their messages.")
+                if action == "block"
+                else _("You see their messages again."),
+            )
+        elif action in ("hide", "show"):
+            set_hidden(request.user, found.pk, action == "hide", request.POST.get("reason", ""))
+            messages.success(request, _("Done."))
+        elif action == "mute":
+            services.mute(
+                request.user,
+                found.league,
+                found.author,
+                _days(request.POST.get("days", "")),
+                request.POST.get("reason", ""),
+            )
+            messages.success(request, _("The member is muted."))
+        else:
+            raise services.ChatRefused(_("The request could not be read."))
+    except services.ChatRefused as refusal:
+        if refusal.status == 404:
+            raise Http404(refusal.message) from None
+        messages.error(request, refusal.message)
+        return render(request, template, context(), status=refusal.status)
+    return redirect(*again)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def message(request, pk):
@@ -100,54 +148,14 @@ def message(request, pk):
     found = _message_for_reader(request.user, pk)
     rights = access.game_access(request.user, found.game)
     blocked = found.author_id in reads.blocked_ids(request.user)
-    if request.method == "POST":
-        action = request.POST.get("action", "")
-        try:
-            if action == "report":
-                services.report(
-                    request.user,
-                    found.pk,
-                    request.POST.get("reason", ""),
-                    request.POST.get("words", ""),
-                )
-                messages.success(request, _("Thank you: the league's admins will look at it."))
-            elif action in ("block", "unblock"):
-                services.set_block(request.user, found.author, action == "block")
-                messages.success(
-                    request,
-                    _("You will not see their messages.")
-                    if action == "block"
-                    else _("You see their messages again."),
-                )
-            elif action in ("hide", "show"):
-                services.set_hidden(
-                    request.user, found.pk, action == "hide", request.POST.get("reason", "")
-                )
-                messages.success(request, _("Done."))
-            elif action == "mute":
-                services.mute(
-                    request.user,
-                    found.league,
-                    found.author,
-                    _days(request.POST.get("days", "")),
-                    request.POST.get("reason", ""),
-                )
-                messages.success(request, _("The member is muted."))
-            else:
-                raise services.ChatRefused(_("The request could not be read."))
-        except services.ChatRefused as refusal:
-            if refusal.status == 404:
-                raise Http404(refusal.message) from None
-            messages.error(request, refusal.message)
-            return render(
-                request,
-                "chat/message.html",
-                _message_context(request.user, found, rights, blocked),
-                status=refusal.status,
-            )
-        return redirect("chat:message", found.pk)
-    return render(
-        request, "chat/message.html", _message_context(request.user, found, rights, blocked)
+    return _item_actions(
+        request,
+        found,
+        report=services.report,
+        set_hidden=services.set_hidden,
+        template="chat/message.html",
+        context=lambda: _message_context(request.user, found, rights, blocked),
+        again=("chat:message", found.pk),
     )
 
 
@@ -278,53 +286,15 @@ def board_post(request, slug, pk):
     """One board post's actions, as a table message's: report it, block its author; for
     the league's admins, hide or show it and mute its author."""
     found, moderate = _post_for_reader(request.user, slug, pk)
-    if request.method == "POST":
-        action = request.POST.get("action", "")
-        try:
-            if action == "report":
-                board.report(
-                    request.user,
-                    found.pk,
-                    request.POST.get("reason", ""),
-                    request.POST.get("words", ""),
-                )
-                messages.success(request, _("Thank you: the league's admins will look at it."))
-            elif action in ("block", "unblock"):
-                services.set_block(request.user, found.author, action == "block")
-                messages.success(
-                    request,
-                    _("You will not see their messages.")
-                    if action == "block"
-                    else _("You see their messages again."),
-                )
-            elif action in ("hide", "show"):
-                found = board.set_hidden(
-                    request.user, found.pk, action == "hide", request.POST.get("reason", "")
-                )
-                messages.success(request, _("Done."))
-            elif action == "mute":
-                services.mute(
-                    request.user,
-                    found.league,
-                    found.author,
-                    _days(request.POST.get("days", "")),
-                    request.POST.get("reason", ""),
-                )
-                messages.success(request, _("The member is muted."))
-            else:
-                raise services.ChatRefused(_("The request could not be read."))
-        except services.ChatRefused as refusal:
-            if refusal.status == 404:
-                raise Http404(refusal.message) from None
-            messages.error(request, refusal.message)
-            return render(
-                request,
-                "chat/board_post.html",
-                _post_context(request.user, found, moderate),
-                status=refusal.status,
-            )
-        return redirect("chat:board_post", found.league.slug, found.pk)
-    return render(request, "chat/board_post.html", _post_context(request.user, found, moderate))
+    return _item_actions(
+        request,
+        found,
+        report=board.report,
+        set_hidden=board.set_hidden,
+        template="chat/board_post.html",
+        context=lambda: _post_context(request.user, found, moderate),
+        again=("chat:board_post", found.league.slug, found.pk),
+    )
 
 
 def _post_context(user, found: BoardPost, moderate):

@@ -503,7 +503,29 @@ class Vacation(models.Model):
         return f"{self.user} on vacation {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
 
 
-class AdminAction(models.Model):
+class RecordedAction:
+    """An entry of a record of actions (``AdminAction``, ``chat.models.ModerationAction``):
+    written once, in the transaction of the action itself, and never changed; it keeps
+    who acted (``actor_name``) and what to (``subject``) as words, shown in the
+    reader's."""
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError(f"A recorded {self._meta.verbose_name} is never changed.")
+        super().save(*args, **kwargs)
+
+    @property
+    def by(self):
+        """Who acted, in the reader's words (``in_words``)."""
+        return in_words(self.actor_name)
+
+    @property
+    def about(self):
+        """What the action was done to, in the reader's words (``in_words``)."""
+        return in_words(self.subject)
+
+
+class AdminAction(RecordedAction, models.Model):
     """One thing a league's owner or admin did, with the values before and after.
 
     A small model of our own rather than django-auditlog, django-pghistory or
@@ -546,21 +568,6 @@ class AdminAction(models.Model):
 
     def __str__(self):
         return f"{self.league}: {self.action} by {self.actor_name or '—'}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("An admin action, once recorded, is never changed.")
-        super().save(*args, **kwargs)
-
-    @property
-    def by(self):
-        """Who acted, in the reader's words (``in_words``)."""
-        return in_words(self.actor_name)
-
-    @property
-    def about(self):
-        """What the action was done to, in the reader's words (``in_words``)."""
-        return in_words(self.subject)
 
     def changes(self):
         """``(field, before, after)`` for every value named on either side, in order."""

@@ -10,6 +10,7 @@
 import datetime
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from chat.models import Block, Mute
@@ -53,3 +54,33 @@ def world(cast, league):
 def person(world, role):
     name = CHAT_ROLES[role]
     return world["cast"][name] if name else world["cast"].anonymous
+
+
+ROLES = list(CHAT_ROLES)
+# The league's board and its posts' pages: every member reads; the owner and the admin
+# moderate, other members are refused (403), an outsider finds nothing (404).
+BOARD_READ = dict.fromkeys(ROLES, "ok") | {"outsider": 404, "anonymous": "login"}
+BOARD_MODERATE = dict.fromkeys(ROLES, 403) | {
+    "owner": "ok",
+    "admin": "ok",
+    "outsider": 404,
+    "anonymous": "login",
+}
+
+
+def client_for(world, role, htmx=False):
+    client = Client(headers={"HX-Request": "true"} if htmx else {})
+    user = person(world, role)
+    if user.is_authenticated:
+        client.force_login(user)
+    return client
+
+
+def outcome(response, changed):
+    """A page's answer as a row of the matrix: "login", 403, 404, or whether the action
+    happened ("ok") or was refused with nothing changed ("refused")."""
+    if response.status_code == 302 and "/accounts/login" in response["Location"]:
+        return "login"
+    if response.status_code in (403, 404):
+        return response.status_code
+    return "ok" if changed else "refused"

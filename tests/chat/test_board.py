@@ -3,39 +3,14 @@ page and on members' home pages until unpinned), new posts count as unread, admi
 lock it to admins only; the permission matrix of its actions."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from chat import board, services
 from chat.models import BoardPost, LeagueChat, ModerationAction
-from tests.chat.conftest import CHAT_ROLES, person
+from tests.chat.conftest import BOARD_MODERATE, BOARD_READ, ROLES, client_for, outcome
 
-ROLES = list(CHAT_ROLES)
-# the board is the league's, not a game's: every member reads and posts (Erin is muted)
-READ = dict.fromkeys(ROLES, "ok") | {"outsider": 404, "anonymous": "login"}
-POST = READ | {"muted": "refused"}
-MODERATE = dict.fromkeys(ROLES, 403) | {
-    "owner": "ok",
-    "admin": "ok",
-    "outsider": 404,
-    "anonymous": "login",
-}
-
-
-def client_for(world, role):
-    client = Client()
-    user = person(world, role)
-    if user.is_authenticated:
-        client.force_login(user)
-    return client
-
-
-def outcome(response, changed):
-    if response.status_code == 302 and "/accounts/login" in response["Location"]:
-        return "login"
-    if response.status_code in (403, 404):
-        return response.status_code
-    return "ok" if changed else "refused"
+# the board is the league's, not a game's: every member posts on it (but Erin is muted)
+POST = BOARD_READ | {"muted": "refused"}
 
 
 def url(world):
@@ -48,7 +23,7 @@ def test_reading(world, role):
         league=world["league"], author=world["cast"]["carol"], text="Season starts Monday"
     )
     response = client_for(world, role).get(url(world))
-    assert outcome(response, b"Season starts Monday" in response.content) == READ[role]
+    assert outcome(response, b"Season starts Monday" in response.content) == BOARD_READ[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -64,14 +39,14 @@ def test_pinning(world, role):
     found = BoardPost.objects.create(league=world["league"], author=world["cast"]["bob"], text="x")
     response = client_for(world, role).post(url(world), {"action": "pin", "post": found.pk})
     found.refresh_from_db()
-    assert outcome(response, found.pinned) == MODERATE[role]
+    assert outcome(response, found.pinned) == BOARD_MODERATE[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_locking(world, role):
     response = client_for(world, role).post(url(world), {"action": "lock"})
     locked = LeagueChat.objects.filter(board_locked=True).exists()
-    assert outcome(response, locked) == MODERATE[role]
+    assert outcome(response, locked) == BOARD_MODERATE[role]
 
 
 def test_a_pinned_announcement_shows_until_unpinned(world):

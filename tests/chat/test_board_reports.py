@@ -5,38 +5,12 @@ action is recorded. The permission matrix of each action, on both lanes, and hos
 input answered in words, never with a 500."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from chat import board, services
 from chat.models import BoardPost, BoardReport, ModerationAction, Mute
 from leagues.models import League
-from tests.chat.conftest import CHAT_ROLES, person
-
-ROLES = list(CHAT_ROLES)
-READ = dict.fromkeys(ROLES, "ok") | {"outsider": 404, "anonymous": "login"}
-MODERATE = dict.fromkeys(ROLES, 403) | {
-    "owner": "ok",
-    "admin": "ok",
-    "outsider": 404,
-    "anonymous": "login",
-}
-
-
-def client_for(world, role):
-    client = Client()
-    user = person(world, role)
-    if user.is_authenticated:
-        client.force_login(user)
-    return client
-
-
-def outcome(response, changed):
-    if response.status_code == 302 and "/accounts/login" in response["Location"]:
-        return "login"
-    if response.status_code in (403, 404):
-        return response.status_code
-    return "ok" if changed else "refused"
+from tests.chat.conftest import BOARD_MODERATE, BOARD_READ, ROLES, client_for, outcome
 
 
 def post_by(world, name, text="See you on Monday", **fields):
@@ -57,7 +31,7 @@ def moderation_url(world):
 def test_a_posts_page(world, role):
     found = post_by(world, "hank")
     response = client_for(world, role).get(post_url(found))
-    assert outcome(response, b"See you on Monday" in response.content) == READ[role]
+    assert outcome(response, b"See you on Monday" in response.content) == BOARD_READ[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -66,7 +40,7 @@ def test_reporting(world, role):
     response = client_for(world, role).post(
         post_url(found), {"action": "report", "reason": "spam", "words": "an advert"}
     )
-    assert outcome(response, BoardReport.objects.exists()) == READ[role]
+    assert outcome(response, BoardReport.objects.exists()) == BOARD_READ[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -74,7 +48,7 @@ def test_hiding(world, role):
     found = post_by(world, "gus")
     response = client_for(world, role).post(post_url(found), {"action": "hide", "reason": "rude"})
     found.refresh_from_db()
-    assert outcome(response, found.hidden) == MODERATE[role]
+    assert outcome(response, found.hidden) == BOARD_MODERATE[role]
     assert ModerationAction.objects.filter(action="post_hidden").exists() is found.hidden
 
 
@@ -84,7 +58,7 @@ def test_showing_again(world, role):
     response = client_for(world, role).post(post_url(found), {"action": "show"})
     found.refresh_from_db()
     # A hidden post is not there at all for those who do not moderate the board.
-    expected = MODERATE[role] if MODERATE[role] != 403 else 404
+    expected = BOARD_MODERATE[role] if BOARD_MODERATE[role] != 403 else 404
     assert outcome(response, not found.hidden) == expected
 
 
@@ -95,7 +69,7 @@ def test_muting_the_author(world, role):
         post_url(found), {"action": "mute", "days": "2", "reason": "spam"}
     )
     changed = Mute.objects.filter(user=found.author).exists()
-    assert outcome(response, changed) == MODERATE[role]
+    assert outcome(response, changed) == BOARD_MODERATE[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -103,7 +77,7 @@ def test_the_moderation_page_lists_board_reports(world, role):
     found = post_by(world, "gus", "Buy cheap cards")
     BoardReport.objects.create(post=found, reporter=world["cast"]["carol"], reason="spam")
     response = client_for(world, role).get(moderation_url(world))
-    assert outcome(response, b"Buy cheap cards" in response.content) == MODERATE[role]
+    assert outcome(response, b"Buy cheap cards" in response.content) == BOARD_MODERATE[role]
 
 
 @pytest.mark.parametrize("role", ROLES)
@@ -114,7 +88,7 @@ def test_closing_a_board_report(world, role):
         moderation_url(world), {"action": "close_board_report", "report": report.pk}
     )
     report.refresh_from_db()
-    assert outcome(response, report.closed) == MODERATE[role]
+    assert outcome(response, report.closed) == BOARD_MODERATE[role]
 
 
 def test_the_report_flow(world):

@@ -13,17 +13,8 @@ from django.urls import reverse
 from chat import services
 from chat.models import Block, LeagueChat, Message, ModerationAction, Mute, ReadMark, Report
 from rummy import play
-from tests.chat.conftest import CHAT_ROLES, person
-
-ROLES = list(CHAT_ROLES)
-
-
-def client_for(world, role, htmx=False):
-    client = Client(headers={"HX-Request": "true"} if htmx else {})
-    user = person(world, role)
-    if user.is_authenticated:
-        client.force_login(user)
-    return client
+from tests.chat.conftest import ROLES, client_for
+from tests.chat.conftest import outcome as page_outcome
 
 
 def message_by(world, name, text="hello"):
@@ -37,13 +28,9 @@ def message_by(world, name, text="hello"):
 
 
 def outcome(response, changed):
-    if response.status_code == 302 and "/accounts/login" in response["Location"]:
-        return "login"
     if response.status_code in (403, 429) and b'class="chat-flash shown"' in response.content:
         return "refused"  # the HTMX answer: the refusal's words in the drawer
-    if response.status_code in (403, 404):
-        return response.status_code
-    return "ok" if changed else "refused"
+    return page_outcome(response, changed)
 
 
 READ = dict.fromkeys(ROLES, "ok") | {"outsider": 404, "anonymous": "login"}
