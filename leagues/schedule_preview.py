@@ -6,7 +6,7 @@ language."""
 from django.utils.translation import gettext_lazy as _
 
 from leagues.models import Season
-from leagues.schedules.planner import PlanError, figures, plan
+from leagues.schedules.planner import PlanError, figures, least_spread, plan
 
 # The planner's refusals, by code, worded for the page (``PlanError.params`` fill them).
 PLAN_ERRORS = {
@@ -52,6 +52,10 @@ def preview(season: Season):
         "rounds": rounds,
         "pair_min": seen.pair_min,
         "pair_max": seen.pair_max,
+        "spread": seen.pair_max - seen.pair_min,
+        # What no plan of these numbers can beat, so that an admin can tell an uneven
+        # plan from uneven numbers.
+        "least_spread": least_spread(len(users), result.seats, season.games_each or 0),
         "first_min": min(seen.first_moves),
         "first_max": max(seen.first_moves),
         "seat_positions": range(1, result.seats + 1),

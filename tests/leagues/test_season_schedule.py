@@ -111,6 +111,15 @@ def test_admin_sees_the_planned_schedule_with_names_and_figures(client, cast, le
     assert "Round 2" in text
     assert "Grace" in text
     assert f"Each pair of members meets {schedule['pair_min']} to {schedule['pair_max']}" in text
+    # Six members at two tables of three for two rounds make 12 meetings for 15
+    # pairs, so some pair never meets and the second round repeats a first-round pair:
+    # no plan does better than a spread of 2, and the page says so beside its own.
+    assert schedule["least_spread"] == 2
+    assert schedule["spread"] == schedule["pair_max"] - schedule["pair_min"] >= 2
+    assert (
+        f"differ by at most {schedule['spread']}; no plan for these numbers can do "
+        "better than 2." in text
+    )
 
 
 def test_impossible_numbers_say_why_in_the_readers_language(client, cast, league):
