@@ -351,3 +351,34 @@ def test_her_chat_goes_with_her_account(client, cast, world):
     # The moderation page words her for each reader.
     with translation.override("lv"):
         assert muted.about == f"Dzēsts spēlētājs {carol.pk}"
+
+
+def test_her_seat_stays_under_the_neutral_name_everywhere_it_was_shown(client, cast, world):
+    """Each place the issue names (pages, replays, records, exports, standings,
+    ratings) still shows her seat, as "Deleted player N", to the player she played."""
+    delete_carol(client, cast)
+    gone = f"Deleted player {cast.carol.pk}"
+    finished, old, league = world["finished"], world["old"], world["league"]
+    logged_in(client, cast.bob)
+
+    def text(url):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        body = b"".join(response) if response.streaming else response.content
+        return body.decode()
+
+    shown = {
+        "table": text(reverse("rummy:table", args=[world["running"].pk])),
+        "record": text(reverse("rummy:record", args=[finished.pk])),
+        "replay": text(reverse("rummy:replay", args=[finished.pk])),
+        "season games": text(reverse("rummy:season_games", args=[old.pk])),
+        "season results": text(reverse("rummy:season_results", args=[old.pk])),
+        "frozen standings": text(reverse("leagues:season", args=[league.slug, old.pk])),
+        "ratings": text(reverse("leagues:detail", args=[league.slug])),
+        "his download": text(reverse("download_data")),
+    }
+    assert [where for where, body in shown.items() if gone not in body] == []
+    # The game's machine record (the conformance vectors' format) names no one: its
+    # seats are numbers, so it holds the same seats as before, and nothing of hers.
+    vectors = text(reverse("rummy:record_json", args=[finished.pk]))
+    assert json.loads(vectors)["cases"] and holds_carol(vectors) == []
