@@ -95,9 +95,9 @@ def test_the_privacy_page_states_the_periods_the_pass_keeps_to(client, settings)
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", ["Privacy", "14 days after sign-up"]),
-        ("lv", ["Privātums", "14 dienas pēc reģistrācijas", "90 dienas"]),
-        ("et", ["Privaatsus", "14 päeva pärast registreerumist", "90 päeva"]),
+        ("en", ["Privacy", "14 days after sign-up", "Chat and league boards"]),
+        ("lv", ["Privātums", "14 dienas pēc reģistrācijas", "90 dienas", "Tērzēšana un līgu"]),
+        ("et", ["Privaatsus", "14 päeva pärast registreerumist", "90 päeva", "Vestlus ja liigade"]),
     ],
 )
 def test_the_privacy_page_speaks_each_language(client, language, words):
