@@ -181,6 +181,9 @@ def test_nothing_made_afterwards_names_her(client, cast, world, caplog, mailoutb
             reverse("profile", args=[viewer.username]),
             reverse("home"),
             reverse("download_data"),
+            reverse("chat:thread", args=[running.pk]),
+            reverse("chat:league", args=[league.slug]),
+            reverse("chat:board", args=[league.slug]),
         ):
             response = client.get(url)
             assert response.status_code in (200, 403), url
