@@ -6,6 +6,7 @@ every game's log still replays."""
 import json
 import logging
 import random
+from datetime import timedelta
 from io import StringIO
 
 from django.contrib.auth import SESSION_KEY
@@ -22,6 +23,7 @@ from rummy.background import notify_pass
 from rummy.clock import bots as bot_turns
 from rummy.engine import bots
 from rummy.models import Game, Move, Notice, NotificationPrefs, PushNotice, PushSubscription, Seat
+from rummy.notifications.emails import notify_result, notify_user_turns
 from rummy.table.live import render_view
 from tests.cast import PASSWORD
 
@@ -158,6 +160,8 @@ def test_every_game_still_replays_after_deletion(client, cast, world):
 
 def test_nothing_made_afterwards_names_her(client, cast, world, caplog, mailoutbox, settings):
     settings.SITE_URL = "http://testserver"
+    # Addresses confirmed: only those are emailed, and the emails must be made.
+    User.objects.filter(pk__in=[cast.alice.pk, cast.bob.pk]).update(email_verified=True)
     delete_carol(client, cast)
     caplog.set_level(logging.DEBUG)
     mailoutbox.clear()
@@ -191,9 +195,17 @@ def test_nothing_made_afterwards_names_her(client, cast, world, caplog, mailoutb
             made.append((url, body.decode()))
         # What a socket sends: the game page's parts.
         made.append(("frame", render_view(viewer, running.pk, "suit").html))
-    # The background pass's emails and pushes, and every log line.
+    # The background pass's emails and pushes, and emails that list her seat: Bob's
+    # move in the running game (with its players) and the finished game's result (its
+    # scores); and every log line.
     notify_pass()
-    made += [("mail", f"{m.to} {m.subject} {m.body}") for m in mailoutbox]
+    for viewer in User.objects.filter(pk__in=[cast.alice.pk, cast.bob.pk]):
+        notify_user_turns(viewer, now=timezone.now() + timedelta(hours=1))
+    notify_result(Game.objects.get(pk=finished.pk))
+    mails = [f"{m.to} {m.subject} {m.body}" for m in mailoutbox]
+    assert len(mails) >= 2
+    assert all(f"Deleted player {cast.carol.pk}" in mail for mail in mails)
+    made += [("mail", mail) for mail in mails]
     made += [("log", r.getMessage()) for r in caplog.records]
     found = [(where, holds_carol(text)) for where, text in made if holds_carol(text)]
     assert found == []
