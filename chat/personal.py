@@ -106,8 +106,61 @@ def board_reports(user):
     ]
 
 
+def chat_moderation(user):
+    """What the player did as a league's admin in its chats and on its board (the
+    moderation record): the league's own record is ``admin_actions``."""
+    rows = ModerationAction.objects.filter(actor=user).select_related("league")
+    return [
+        {
+            "league": a.league.slug,
+            "at": _iso(a.at),
+            "action": a.action,
+            "subject": a.subject,
+            "reason": a.reason,
+        }
+        for a in rows.order_by("at", "pk")
+    ]
+
+
+def read_marks(user):
+    """How far the player has read each game's chat and each league's board: the
+    newest message or post seen (its number), which is what makes the rest unread."""
+    games = [
+        {"game": m.game_id, "league": None, "read_up_to": m.last_seen}
+        for m in ReadMark.objects.filter(user=user).order_by("pk")
+    ]
+    boards = [
+        {"game": None, "league": m.league.slug, "read_up_to": m.last_seen}
+        for m in BoardReadMark.objects.filter(user=user).select_related("league").order_by("pk")
+    ]
+    return games + boards
+
+
+def announcements_emailed(user):
+    """Which pinned announcements rode along in an email to the player (each once)."""
+    rows = AnnouncementEmailed.objects.filter(user=user).select_related("post__league")
+    return [
+        {
+            "league": a.post.league.slug,
+            "posted_at": _iso(a.post.created_at),
+            "emailed_at": _iso(a.at),
+        }
+        for a in rows.order_by("at", "pk")
+    ]
+
+
 def register_sections():
-    sections = (chat_messages, board_posts, chat_blocks, chat_mutes, chat_reports, board_reports)
+    sections = (
+        chat_messages,
+        board_posts,
+        chat_blocks,
+        chat_mutes,
+        chat_reports,
+        board_reports,
+        chat_moderation,
+        read_marks,
+        announcements_emailed,
+    )
     for function in sections:
         section(function.__name__)(function)
 

@@ -6,6 +6,9 @@ a cookie, and still says what went wrong and where. The SDK is told to attach lo
 personal data and bodies here, so that the scrubber alone is what keeps them out."""
 
 import logging
+import os
+import subprocess
+import sys
 
 import pytest
 import sentry_sdk
@@ -102,3 +105,36 @@ def test_the_scrubber_empties_secret_keys_at_any_depth():
     assert scrubbed["extra"] == {"game": {"state": "[Filtered]", "id": 4}, "note": "ok"}
     assert scrubbed["user"] == {"id": 9}
     assert scrubbed["logentry"]["params"] == ["[cards]"]
+
+
+PROBE = """
+import django, sentry_sdk
+django.setup()
+from config import sentry
+client = sentry_sdk.get_client()
+options = client.options if client.is_active() else {}
+print(client.is_active(), options.get("dsn"), options.get("before_send") is sentry.scrub,
+      options.get("include_local_variables"), options.get("environment"))
+"""
+
+
+@pytest.mark.parametrize(
+    ("dsn", "expected"),
+    [
+        ("https://public@sentry.invalid/1", "True https://public@sentry.invalid/1 True False"),
+        ("", "False None False None None"),
+    ],
+)
+def test_the_settings_start_reporting_only_when_the_dsn_is_set(dsn, expected):
+    """What production does: ``SENTRY_DSN`` in the environment starts the SDK from the
+    settings, with the scrubber and without locals; unset, nothing is reported."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY_")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", SENTRY_DSN=dsn)
+    if dsn:
+        env["SENTRY_ENVIRONMENT"] = "staging"
+        expected += " staging"
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[-2] == expected

@@ -71,15 +71,19 @@ def seeded_deals(monkeypatch):
 def _chat(league, game, carol, alice, bob):
     """Carol's part of the chat: a message naming her and a quick phrase at the running
     game, a board post, a block, a mute (recorded by Alice), a report of Bob's message
-    and one of his board post, and his pinned announcement emailed to her."""
+    and one of his board post, his pinned announcement emailed to her, how far she read
+    the game's chat and the board, and a moderation action of hers (a league admin's
+    rights are not needed for the record's row)."""
     from chat.models import (
         AnnouncementEmailed,
         Block,
         BoardPost,
+        BoardReadMark,
         BoardReport,
         Message,
         ModerationAction,
         Mute,
+        ReadMark,
         Report,
     )
 
@@ -104,6 +108,11 @@ def _chat(league, game, carol, alice, bob):
     )
     BoardReport.objects.create(post=bobs_post, reporter=carol, reason=Report.Reason.SPAM)
     AnnouncementEmailed.objects.create(user=carol, post=bobs_post)
+    ReadMark.objects.create(user=carol, game=game, last_seen=by_bob.pk)
+    BoardReadMark.objects.create(user=carol, league=league, last_seen=bobs_post.pk - 1)
+    ModerationAction.objects.create(
+        league=league, actor=carol, actor_name="Carol", action="settings", reason="quiet hours"
+    )
 
 
 @pytest.fixture

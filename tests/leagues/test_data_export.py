@@ -96,6 +96,12 @@ def test_the_export_is_the_players_own(carol_data, cast, world):
     assert [m["reason"] for m in carol_data["chat_mutes"]] == ["calm"]
     assert [r["reason"] for r in carol_data["chat_reports"]] == ["rude"]
     assert [r["reason"] for r in carol_data["board_reports"]] == ["spam"]
+    assert [a["reason"] for a in carol_data["chat_moderation"]] == ["quiet hours"]
+    assert [(m["game"], m["league"]) for m in carol_data["read_marks"]] == [
+        (world["running"].pk, None),
+        (None, world["league"].slug),
+    ]
+    assert [a["league"] for a in carol_data["announcements_emailed"]] == [world["league"].slug]
     # Only finished games come as records; the running one would show others' hands.
     assert [g["game"] for g in carol_data["games"]] == [world["finished"].pk]
     assert carol_data["games"][0]["record"]["format"] == "carousel-vectors/1"
@@ -121,3 +127,18 @@ def test_nobody_else_downloads_it(client, cast):
     response = client.get(reverse("download_data"))
     assert response.status_code == 302 and reverse("login") in response["Location"]
     assert client.post(reverse("download_data")).status_code in (302, 405)
+
+
+def test_the_download_holds_what_the_privacy_page_says_is_stored(client, carol_data):
+    """Each section of the privacy page names the download's sections that hold what it
+    lists (``data-download``): together they are every section of the download, and
+    each section it names is one."""
+    page = client.get(reverse("privacy")).content.decode()
+    named = re.findall(
+        r'<section class="panel" aria-labelledby="([a-z-]+)"(?: data-download="([a-z_ ]+)")?', page
+    )
+    claimed = {section for _id, sections in named for section in sections.split()}
+    assert {"privacy-account", "privacy-games", "privacy-notices", "privacy-chat"} <= {
+        section_id for section_id, sections in named if sections
+    }
+    assert claimed == set(carol_data) - {"format", "exported_at"}

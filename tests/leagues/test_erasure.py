@@ -6,6 +6,7 @@ every game's log still replays."""
 import json
 import logging
 import random
+from datetime import timedelta
 from io import StringIO
 
 from django.contrib.auth import SESSION_KEY
@@ -22,6 +23,7 @@ from rummy.background import notify_pass
 from rummy.clock import bots as bot_turns
 from rummy.engine import bots
 from rummy.models import Game, Move, Notice, NotificationPrefs, PushNotice, PushSubscription, Seat
+from rummy.notifications.emails import notify_result, notify_user_turns
 from rummy.table.live import render_view
 from tests.cast import PASSWORD
 
@@ -158,6 +160,8 @@ def test_every_game_still_replays_after_deletion(client, cast, world):
 
 def test_nothing_made_afterwards_names_her(client, cast, world, caplog, mailoutbox, settings):
     settings.SITE_URL = "http://testserver"
+    # Addresses confirmed: only those are emailed, and the emails must be made.
+    User.objects.filter(pk__in=[cast.alice.pk, cast.bob.pk]).update(email_verified=True)
     delete_carol(client, cast)
     caplog.set_level(logging.DEBUG)
     mailoutbox.clear()
@@ -181,6 +185,9 @@ def test_nothing_made_afterwards_names_her(client, cast, world, caplog, mailoutb
             reverse("profile", args=[viewer.username]),
             reverse("home"),
             reverse("download_data"),
+            reverse("chat:thread", args=[running.pk]),
+            reverse("chat:league", args=[league.slug]),
+            reverse("chat:board", args=[league.slug]),
         ):
             response = client.get(url)
             assert response.status_code in (200, 403), url
@@ -188,9 +195,17 @@ def test_nothing_made_afterwards_names_her(client, cast, world, caplog, mailoutb
             made.append((url, body.decode()))
         # What a socket sends: the game page's parts.
         made.append(("frame", render_view(viewer, running.pk, "suit").html))
-    # The background pass's emails and pushes, and every log line.
+    # The background pass's emails and pushes, and emails that list her seat: Bob's
+    # move in the running game (with its players) and the finished game's result (its
+    # scores); and every log line.
     notify_pass()
-    made += [("mail", f"{m.to} {m.subject} {m.body}") for m in mailoutbox]
+    for viewer in User.objects.filter(pk__in=[cast.alice.pk, cast.bob.pk]):
+        notify_user_turns(viewer, now=timezone.now() + timedelta(hours=1))
+    notify_result(Game.objects.get(pk=finished.pk))
+    mails = [f"{m.to} {m.subject} {m.body}" for m in mailoutbox]
+    assert len(mails) >= 2
+    assert all(f"Deleted player {cast.carol.pk}" in mail for mail in mails)
+    made += [("mail", mail) for mail in mails]
     made += [("log", r.getMessage()) for r in caplog.records]
     found = [(where, holds_carol(text)) for where, text in made if holds_carol(text)]
     assert found == []
@@ -351,3 +366,34 @@ def test_her_chat_goes_with_her_account(client, cast, world):
     # The moderation page words her for each reader.
     with translation.override("lv"):
         assert muted.about == f"Dzēsts spēlētājs {carol.pk}"
+
+
+def test_her_seat_stays_under_the_neutral_name_everywhere_it_was_shown(client, cast, world):
+    """Each place the issue names (pages, replays, records, exports, standings,
+    ratings) still shows her seat, as "Deleted player N", to the player she played."""
+    delete_carol(client, cast)
+    gone = f"Deleted player {cast.carol.pk}"
+    finished, old, league = world["finished"], world["old"], world["league"]
+    logged_in(client, cast.bob)
+
+    def text(url):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        body = b"".join(response) if response.streaming else response.content
+        return body.decode()
+
+    shown = {
+        "table": text(reverse("rummy:table", args=[world["running"].pk])),
+        "record": text(reverse("rummy:record", args=[finished.pk])),
+        "replay": text(reverse("rummy:replay", args=[finished.pk])),
+        "season games": text(reverse("rummy:season_games", args=[old.pk])),
+        "season results": text(reverse("rummy:season_results", args=[old.pk])),
+        "frozen standings": text(reverse("leagues:season", args=[league.slug, old.pk])),
+        "ratings": text(reverse("leagues:detail", args=[league.slug])),
+        "his download": text(reverse("download_data")),
+    }
+    assert [where for where, body in shown.items() if gone not in body] == []
+    # The game's machine record (the conformance vectors' format) names no one: its
+    # seats are numbers, so it holds the same seats as before, and nothing of hers.
+    vectors = text(reverse("rummy:record_json", args=[finished.pk]))
+    assert json.loads(vectors)["cases"] and holds_carol(vectors) == []

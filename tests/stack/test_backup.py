@@ -1,7 +1,7 @@
-"""Backup and restore: a site with games in progress is backed up while it runs,
-restored into another (empty) database and key file, every game there still replays
-from its log (verify_games), and a player continues their turn on a worker serving the
-restored site."""
+"""Backup and restore: a site with games in progress is backed up while a worker serves
+it (and a move is made there after the dump), restored into another (empty) database
+and key file, every game there still replays from its log (verify_games), and a player
+continues their turn, from the backup's state, on a worker serving the restored site."""
 
 import os
 import subprocess
@@ -68,8 +68,23 @@ def test_a_restored_site_replays_and_a_player_continues(empty_database, tmp_path
     site = server_env(servers_database_url(), os.environ["REDIS_URL"], VAPID_KEY_FILE=key_file)
     assert manage(site, "vapid_keys", "--file", str(key_file)).returncode == 0
 
-    made = manage(site, "backup", str(tmp_path / "backup"))
-    assert made.returncode == 0, made.stderr
+    # The site runs while it is backed up: a worker serves it, and after the dump the
+    # player moves there, which the backup must not hold.
+    (tmp_path / "original").mkdir()
+    (original,) = start_servers(1, site, tmp_path / "original")
+    try:
+        made = manage(site, "backup", str(tmp_path / "backup"))
+        assert made.returncode == 0, made.stderr
+        player.server = original
+        status, page = player.post(
+            f"/games/{running.pk}/act/",
+            {"action": "draw", "version": running.version},
+            headers={"HX-Request": "true"},
+        )
+        assert status == 200, page[:500]
+        assert version_of(page) == running.version + 1
+    finally:
+        stop([original])
 
     restored_key = tmp_path / "restored" / "vapid-private.pem"
     restored = server_env(empty_database, os.environ["REDIS_URL"], VAPID_KEY_FILE=restored_key)
@@ -85,8 +100,10 @@ def test_a_restored_site_replays_and_a_player_continues(empty_database, tmp_path
     again = manage(restored, "restore", str(tmp_path / "backup"))
     assert again.returncode != 0 and "empty" in again.stderr
 
-    # The player to move continues on a worker of the restored site.
-    (server,) = start_servers(1, restored, tmp_path)
+    # The player to move continues on a worker of the restored site, from the backup's
+    # version (the move made on the original after the dump is not there).
+    (tmp_path / "restored-site").mkdir()
+    (server,) = start_servers(1, restored, tmp_path / "restored-site")
     try:
         player.server = server
         status, page = player.post(
@@ -98,5 +115,5 @@ def test_a_restored_site_replays_and_a_player_continues(empty_database, tmp_path
         assert version_of(page) == running.version + 1
     finally:
         stop([server])
-    # The original site did not move.
-    assert Game.objects.get(pk=running.pk).version == running.version
+    # The original site kept its own move; the restored one made its own, apart.
+    assert Game.objects.get(pk=running.pk).version == running.version + 1

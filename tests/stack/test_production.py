@@ -146,12 +146,14 @@ def test_the_production_set_up_serves_a_game_through_nginx(production):
     game = Game.objects.get(pk=game.pk)
     mover, watcher = (a, b) if game.to_move_id == a.pk else (b, a)
 
-    # Log-in over HTTPS: a session cookie that is Secure and HttpOnly.
+    # Log-in over HTTPS: session and CSRF cookies Secure, HttpOnly and SameSite=Lax, as
+    # README ("Variables") says.
     moving, watching = Browser(state), Browser(state)
     reply, _ = moving.log_in(mover.username, PASSWORD)
     assert reply.status == 302
-    cookie = next(c for c in reply.headers.get_all("Set-Cookie") if c.startswith("sessionid="))
-    assert "Secure" in cookie and "HttpOnly" in cookie
+    for name in ("sessionid=", "csrftoken="):
+        cookie = next(c for c in reply.headers.get_all("Set-Cookie") if c.startswith(name))
+        assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie, cookie
     assert watching.log_in(watcher.username, PASSWORD)[0].status == 302
 
     # The game page, with the headers README documents (X-Forwarded-Proto from nginx:

@@ -279,3 +279,32 @@ def test_a_round_waits_while_everyone_who_owes_games_is_away(league, cast):
     assert sorted(u for t in second.tables.all() for u in t.players) == sorted(
         [cast.owner.pk, cast.admin.pk, cast.member.pk]
     )
+
+
+@pytest.mark.parametrize("leavers", [Season.LeaverGames.STAND_IN, Season.LeaverGames.VOID])
+def test_a_deleted_account_in_a_scheduled_season(league, cast, leavers):
+    """An account deleted during a scheduled season (``leagues.erasure``) is a member who
+    left: under STAND_IN the rounds still to come keep their place, dealt to a bot under
+    the neutral name; under VOID they drop out of those rounds. Their game under way goes
+    on either way (a bot or the clock, as the season's ``bot_stands_in`` says)."""
+    from leagues.erasure import delete_account
+
+    people = _people(league, 3)
+    season = _scheduled(league, cast.owner, leaver_games=leavers, bot_stands_in=True)
+    start_season(season, by=cast.owner)
+    play.deal_due_rounds()
+    gone = people[0]
+    delete_account(gone)
+    assert Game.objects.filter(season=season, seats__user=gone, status=Game.Status.ACTIVE).exists()
+    # Every round to come, dealt in turn.
+    while ScheduledRound.objects.filter(season=season, dealt_at__isnull=True).exists():
+        _end_games(season)
+        assert play.deal_due_rounds() == 1
+    later = Game.objects.filter(season=season, status=Game.Status.ACTIVE)
+    seats = [s for g in later for s in g.seats.all() if s.user_id == gone.pk]
+    if leavers == Season.LeaverGames.STAND_IN:
+        assert seats and _dealt_to(season)[gone.pk] == season.games_each
+        assert all(s.stand_in and s.bot_plays for s in seats)
+        assert all(str(s.user.name) == f"Deleted player {gone.pk}" for s in seats)
+    else:
+        assert seats == [] and _dealt_to(season)[gone.pk] < season.games_each
