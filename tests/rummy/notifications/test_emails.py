@@ -452,6 +452,38 @@ def test_a_claim_left_by_a_killed_worker_is_sent_once_after_it_goes_stale():
     assert notice.sent_at is not None
 
 
+class Killed(BaseException):
+    """The worker's SIGKILL, as seen from the pass: nothing after it runs (no ``except
+    Exception`` catches it, no release, no stamp)."""
+
+
+@pytest.mark.parametrize("server_had_it", [True, False])
+def test_a_pass_killed_during_the_send_never_sends_that_email_again(monkeypatch, server_had_it):
+    alice, bob = verified(), verified()
+    game_between(alice, bob)
+    real_send = mail.EmailMessage.send
+
+    def send_then_die(message, *args, **kwargs):
+        if server_had_it:
+            real_send(message, *args, **kwargs)
+        raise Killed
+
+    monkeypatch.setattr(mail.EmailMessage, "send", send_then_die)
+    with pytest.raises(Killed):
+        emails.clock_pass()
+    monkeypatch.undo()
+    assert len(sent_to(alice)) == int(server_had_it)
+    # Later passes, another worker's included, and long after any claim went stale: the
+    # notice was stamped before the send began, so it is never sent a second time. The
+    # price, when the kill came before the mail server had it, is that email lost.
+    emails.clock_pass()
+    with time_machine.travel(timezone.now() + emails.STALE + datetime.timedelta(minutes=1)):
+        emails.clock_pass()
+        emails.clock_pass()
+    assert len(sent_to(alice)) == int(server_had_it)
+    assert Notice.objects.get(user=alice, kind=Notice.Kind.YOUR_MOVE).sent_at is not None
+
+
 def test_a_sent_email_is_never_sent_again_however_old_its_notice():
     alice, bob = verified(), verified()
     game_between(alice, bob)
