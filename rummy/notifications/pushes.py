@@ -152,7 +152,19 @@ class PushSender(pipeline.Sender):
         return wants_push(user, kind) and user.push_subscriptions.exists()
 
     def reaching(self, user_ref, kind):
-        return Exists(PushSubscription.objects.filter(user=OuterRef(user_ref)))
+        devices = PushSubscription.objects.filter(user=OuterRef(user_ref))
+        if kind != Notice.Kind.RESULT:
+            # A device told of this turn already is no reason to look at the player
+            # again: without this, every pass re-read each player whose turn began
+            # within the look-back (email filters the same way, ``emails._noticed``).
+            told = PushNotice.objects.filter(
+                subscription=OuterRef("pk"),
+                game=OuterRef(OuterRef("pk")),
+                kind=kind,
+                turn_started_at=OuterRef(OuterRef("turn_started_at")),
+            )
+            devices = devices.filter(~Exists(told))
+        return Exists(devices)
 
     def outlets(self, user) -> list:
         return list(user.push_subscriptions.all())
