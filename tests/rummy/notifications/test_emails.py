@@ -315,6 +315,37 @@ def test_two_clock_processes_never_send_one_reminder_twice(settings):
     assert Notice.objects.filter(kind=Notice.Kind.REMINDER).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_four_passes_at_once_send_one_your_move_email(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    alice, bob = verified(), verified()
+    game_between(alice, bob)
+    mail.outbox.clear()
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def run():
+        from django.db import connections
+
+        try:
+            barrier.wait(timeout=10)
+            emails.clock_pass()
+        except Exception as error:  # reported below
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(sent_to(alice)) == 1
+    assert Notice.objects.get(kind=Notice.Kind.YOUR_MOVE).sent_at is not None
+
+
 # --- Timeouts and absence -------------------------------------------------------------
 
 
