@@ -18,6 +18,12 @@ Three parts, each on a fresh set of ``manage.py run_worker`` processes:
    another during ``--duration``; each timeout starts the other player's turn, and the
    "your move" email's claim (``Notice``) says when it left. Compared with
    ``CLOCK_INTERVAL`` (one pass).
+4. ``notices`` (not among the default parts): the cost of one email and one push. In
+   this process, no worker: ``--notices`` players each told "your move" by one email
+   pass (the locmem backend: the message built and serialised, no SMTP), then as many
+   others with one device each told by one push pass (encrypted and signed, POSTed to a
+   push service on this machine, the tests' one, whose own CPU is not counted); then
+   each pass again with nothing left to send. The pass thread's CPU and PostgreSQL's.
 
 The figures and the machine they were measured on: docs/benchmarks.md.
 """
@@ -363,6 +369,82 @@ def part_emails(args, workdir):
     )
 
 
+# --- 4. the cost of one email and one push ---------------------------------------------
+
+
+def league_turns(count, tag):
+    """``count`` two-player league games, each awaiting the move of a player who is away
+    (no page open, no move of their own yet): each has one "your move" to tell."""
+    from leagues.models import League, Membership, User
+    from rummy import play
+
+    league = League.objects.create(name=f"Bench {tag}", slug=f"bench-{tag}")
+    to_tell = []
+    for i in range(count):
+        pair = [
+            User.objects.create_user(
+                username=f"bg-{tag}-{i}-{n}",
+                email=f"{tag}{i}-{n}@example.com",
+                password=None,
+                email_verified=True,
+            )
+            for n in range(2)
+        ]
+        Membership.objects.bulk_create(
+            [Membership(league=league, user=u, role=Membership.Role.MEMBER) for u in pair]
+        )
+        game = play.open_table(league, pair[0], max_seats=2)
+        play.take_seat(game.pk, pair[1])
+        game.refresh_from_db()
+        to_tell.append(game.to_move)
+    return to_tell
+
+
+def timed_pass(args, run):
+    """(sent, the pass thread's CPU seconds, PostgreSQL's) of one ``run()``."""
+    db0, cpu0 = database_cpu(args), time.thread_time()
+    sent = run()
+    return sent, time.thread_time() - cpu0, database_cpu_since(args, db0)
+
+
+def part_notices(args, workdir):
+    from django.conf import settings
+    from django.core import mail
+
+    from rummy.models import Notice, PushNotice, PushSubscription
+    from rummy.notifications import emails, pushes, vapid
+    from tests.rummy.notifications.push_service import PushService
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    mail.outbox = []
+    league_turns(args.notices, "tell-mail")
+    figures = [("email", *timed_pass(args, emails.clock_pass)), ("(email pass, none to send)",)]
+    figures[1] += timed_pass(args, emails.clock_pass)
+    assert len(mail.outbox) == Notice.objects.count() == figures[0][1], "an email went amiss"
+
+    signer = vapid.new_signer()
+    settings.VAPID_PRIVATE_KEY = vapid.private_key_of(signer)
+    settings.VAPID_PUBLIC_KEY = vapid.public_key_of(signer)
+    settings.VAPID_KEY_FILE = ""
+    settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
+    service = PushService()
+    try:
+        devices = [service.subscribe(user) for user in league_turns(args.notices, "tell-push")]
+        figures.append(("push", *timed_pass(args, pushes.clock_pass)))
+        figures.append(("(push pass, none to send)", *timed_pass(args, pushes.clock_pass)))
+    finally:
+        service.close()
+    received = sum(len(device.received) for device in devices)
+    assert received == PushNotice.objects.count() == PushSubscription.objects.count(), received
+    db = "PostgreSQL" if args.pg_db else "SQLite (in the pass thread)"
+    for name, sent, cpu, db_cpu in figures:
+        each = f", {1000 * cpu / sent:.2f} + {1000 * db_cpu / sent:.2f} ms each" if sent else ""
+        print(
+            f"notices: {name}: {sent} sent in one pass, the pass thread's CPU "
+            f"{1000 * cpu:.0f} ms, {db}'s {1000 * db_cpu:.0f} ms{each}"
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pg-db", help="a scratch PostgreSQL database (created and dropped)")
@@ -380,6 +462,9 @@ def main():
     parser.add_argument("--level", default="beginner")
     parser.add_argument("--bot-delay", type=float, default=3.0)
     parser.add_argument("--league-games", type=int, default=50)
+    parser.add_argument(
+        "--notices", type=int, default=300, help="players told by email, and by push (notices)"
+    )
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--warm-up", type=float, default=5)
     parser.add_argument("--clock-interval", type=int, default=30)
@@ -389,9 +474,9 @@ def main():
         set_up(args)
         try:
             for part in args.parts.split(","):
-                {"noop": part_noop, "bots": part_bots, "emails": part_emails}[part](
-                    args, Path(workdir)
-                )
+                parts = {"noop": part_noop, "bots": part_bots, "emails": part_emails}
+                parts["notices"] = part_notices
+                parts[part](args, Path(workdir))
         finally:
             if args.pg_db:
                 from django.db import connections

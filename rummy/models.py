@@ -340,10 +340,11 @@ class Ledger(models.Model):
     (``PushNotice``, one row per device): one row per (outlet, game, kind, turn). The
     row is inserted (claimed) BEFORE the notice is sent, so the unique constraints make
     a duplicate impossible, even with two workers or a worker racing a page request;
-    stamped (``sent_at``) once the mail server or push service took it; deleted after a
-    failure, so that the next pass tries again. A claim left unstamped by a worker that
-    died is dropped after its sender's ``stale`` (``rummy.notifications.pipeline``), and
-    the notice is sent by a later pass.
+    stamped (``sent_at``) just before the notice goes to the mail server or push
+    service; deleted after a failure, so that the next pass tries again. A claim left
+    unstamped by a worker that died before it began to send is dropped after its
+    sender's ``stale`` (``rummy.notifications.pipeline``), and the notice is sent by a
+    later pass; a stamped one is never sent again, even if its worker died mid-send.
 
     Two tables, not one: an email's outlet is the user and a push's the device (whose
     rows go when it is unsubscribed), so one table would need a nullable owner of each

@@ -48,8 +48,8 @@ from rummy.notifications.tokens import absolute_url, unsubscribe_url
 
 log = logging.getLogger(__name__)
 
-# A claim this old that was never stamped belongs to a worker that died before it sent
-# (longer than any pass takes: each email waits at most EMAIL_TIMEOUT for the server).
+# A claim this old that was never stamped belongs to a worker that died before it began
+# to send (longer than any pass takes: each email waits at most EMAIL_TIMEOUT).
 STALE = timedelta(minutes=10)
 
 MAIL_ERRORS = (smtplib.SMTPException, OSError)
@@ -70,17 +70,20 @@ def subject_text(text) -> str:
     return " ".join(_CONTROL_RE.sub(" ", str(text)).split())
 
 
-def send(user, subject, template, context, pref=None, build_url=absolute_url) -> bool:
+def send(user, subject, template, context, pref=None, build_url=absolute_url, sending=None) -> bool:
     """Render ``notifications/email/<template>.txt`` and ``.html`` and send them to ``user``. With
     ``pref``, the email carries that kind's one-click unsubscribe link and headers.
     The body is rendered in ``user``'s language and time zone; the caller words the
     subject inside ``speaking_to(user)`` too (a lazy subject is worded here).
     True when the mail server accepted it. Errors are logged, never raised: whatever
     breaks one email (the mail server, a template, a bad header) must not stop the
-    clock's pass from sending the others."""
+    clock's pass from sending the others. ``sending``: called once the message is
+    built, just before it goes to the mail server (the pipeline stamps its claims)."""
     try:
         with speaking_to(user):
             message = _message(user, subject, template, context, pref, build_url)
+        if sending is not None:
+            sending()
         message.send()
     except MAIL_ERRORS:
         log.warning("could not send the %s email to user %s", template, user.pk, exc_info=True)
@@ -222,12 +225,12 @@ class EmailSender(pipeline.Sender):
             subject = _("Game over in %(league)s") % {"league": line["league"]}
         return "result", subject, line
 
-    def send(self, user, outlet, kind, message, told, now, ready) -> Outcome:
+    def send(self, user, outlet, kind, message, told, now, ready, sending) -> Outcome:
         template, subject, context = message
         announcements = _announcements(user)
         if announcements:
             context = {**context, "announcements": _announcement_lines(announcements)}
-        sent = send(user, subject, template, context, pref=PREF_OF_KIND[kind])
+        sent = send(user, subject, template, context, pref=PREF_OF_KIND[kind], sending=sending)
         if not sent and announcements:
             _give_back(user, announcements)
         return Outcome.SENT if sent else Outcome.FAILED

@@ -12,10 +12,14 @@ Rules that hold for both:
   (``Sender.wants``); email is the fallback of push (``prefs``).
 - At most one notice per (outlet, game, kind, turn): a ledger row (``Ledger``) is
   claimed FIRST, its unique constraints turning a second worker, a retry or a race into
-  a skip, and only then is the notice sent; the row is stamped once it was taken. A
-  failure releases its claims, so that the next pass tries again, and so, after the
-  sender's ``stale``, does a claim whose worker was killed before it sent. A turn claimed
-  after the player already moved is released unsent.
+  a skip; the notice is worded, the row stamped, and only then is the notice handed to
+  the mail server or push service. A failure the sender sees releases its claims, so
+  that the next pass tries again, and so, after the sender's ``stale``, does a claim
+  left unstamped by a worker killed before it began to send. A worker killed after the
+  stamp (during the send, or after it) leaves a stamped row: the notice is never sent
+  again, at the price of losing it when the kill came before the server had it (only a
+  SIGKILL or a lost machine; SIGTERM lets the pass finish). A turn claimed after the
+  player already moved is released unsent.
 - One player's trouble (or one device's) is logged, never raised: the pass goes on to
   the others.
 - "Your move" waits while the player is at the game: its page open on a socket
@@ -109,7 +113,9 @@ class Sender:
         now awaiting the player's move where they are away), in ``user``'s language."""
         raise NotImplementedError
 
-    def send(self, user, outlet, kind, message, told, now, ready) -> Outcome:
+    def send(self, user, outlet, kind, message, told, now, ready, sending) -> Outcome:
+        """Send ``message``; call ``sending()`` (which stamps the claims) after
+        everything that may fail on our side and just before the notice leaves."""
         raise NotImplementedError
 
 
@@ -193,8 +199,8 @@ def claim(sender, user, outlet, games, kind) -> list:
 
 def deliver(sender, user, kind, games, now, ready, waiting=None) -> list:
     """Tell each of ``user``'s outlets about those ``games`` it has not been told:
-    claim, word, send, then stamp or release. Returns the games told, one list per
-    send that was taken."""
+    claim, word, stamp, send, and release if the send failed. Returns the games told,
+    one list per send that was taken."""
     told_lists = []
     for outlet in sender.outlets(user):
         claimed = claim(sender, user, outlet, games, kind)
@@ -209,9 +215,14 @@ def deliver(sender, user, kind, games, now, ready, waiting=None) -> list:
             log.exception("could not word the %s %s to user %s", kind, sender.name, user.pk)
             sender.ledger.release(rows)
             continue
-        outcome = sender.send(user, outlet, kind, message, told, now, ready)
-        if outcome is Outcome.SENT:
+
+        def sending(rows=rows):
+            # Before the send, not after: a worker killed between the two must leave a
+            # row that says "sent", or a later pass would send it a second time.
             sender.ledger.stamp(rows, timezone.now())
+
+        outcome = sender.send(user, outlet, kind, message, told, now, ready, sending)
+        if outcome is Outcome.SENT:
             told_lists.append(told)
         elif outcome is Outcome.FAILED:
             sender.ledger.release(rows)

@@ -43,10 +43,11 @@ def message(title, body, url, tag) -> dict:
     return {"title": str(title), "body": str(body), "url": str(url), "tag": str(tag)}
 
 
-def send(subscription, content, keys, ttl, urgency) -> Outcome:
+def send(subscription, content, keys, ttl, urgency, sending=None) -> Outcome:
     """Push ``content`` (a ``message``) to ``subscription``. ``ttl``: seconds the push
     service keeps it for a device that is offline; ``urgency``: RFC 8030's "high" or
-    "normal", which lets a phone on battery wake for what matters."""
+    "normal", which lets a phone on battery wake for what matters. ``sending``: called
+    just before the push leaves (the pipeline stamps its claims)."""
     if not subscriptions.is_push_service(subscription.endpoint):
         log.warning("push subscription %s is not on a push service: deleted", subscription.pk)
         subscription.delete()
@@ -57,6 +58,8 @@ def send(subscription, content, keys, ttl, urgency) -> Outcome:
     }
     # A fresh dict per push: pywebpush writes the audience (the endpoint's origin) in.
     claims = {"sub": settings.VAPID_SUBJECT, "exp": int(time.time()) + TOKEN_SECONDS}
+    if sending is not None:
+        sending()
     try:
         with _NoRedirects() as session:
             webpush(

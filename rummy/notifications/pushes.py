@@ -26,7 +26,8 @@ from rummy.models import Notice, PushNotice, PushSubscription
 from rummy.notifications import pipeline, push, vapid
 from rummy.notifications.prefs import wants_push
 
-# A claim this old that was never stamped belongs to a process that died mid-push.
+# A claim this old that was never stamped belongs to a process that died before it
+# began to push.
 STALE = timedelta(minutes=30)
 # How long a push service keeps a push for an offline device: a turn's until its
 # deadline (after that the news is wrong), at most a day; a result for three days.
@@ -151,7 +152,19 @@ class PushSender(pipeline.Sender):
         return wants_push(user, kind) and user.push_subscriptions.exists()
 
     def reaching(self, user_ref, kind):
-        return Exists(PushSubscription.objects.filter(user=OuterRef(user_ref)))
+        devices = PushSubscription.objects.filter(user=OuterRef(user_ref))
+        if kind != Notice.Kind.RESULT:
+            # A device told of this turn already is no reason to look at the player
+            # again: without this, every pass re-read each player whose turn began
+            # within the look-back (email filters the same way, ``emails._noticed``).
+            told = PushNotice.objects.filter(
+                subscription=OuterRef("pk"),
+                game=OuterRef(OuterRef("pk")),
+                kind=kind,
+                turn_started_at=OuterRef(OuterRef("turn_started_at")),
+            )
+            devices = devices.filter(~Exists(told))
+        return Exists(devices)
 
     def outlets(self, user) -> list:
         return list(user.push_subscriptions.all())
@@ -163,12 +176,12 @@ class PushSender(pipeline.Sender):
             return _reminder(user, told, now)
         return _result(user, told)
 
-    def send(self, user, outlet, kind, message, told, now, ready) -> pipeline.Outcome:
+    def send(self, user, outlet, kind, message, told, now, ready, sending) -> pipeline.Outcome:
         if kind == Notice.Kind.RESULT:
             ttl, urgency = RESULT_TTL, "normal"
         else:
             ttl, urgency = _turn_ttl(told, now), "high"
-        return push.send(outlet, message, ready, ttl, urgency)
+        return push.send(outlet, message, ready, ttl, urgency, sending=sending)
 
 
 PUSH = PushSender()

@@ -92,6 +92,12 @@ def _bots_done(games):
     return not Game.objects.filter(pk__in=[g.pk for g in games], bot_due_at__isnull=False).exists()
 
 
+def _claimed_before(moment):
+    """The notices claimed before ``moment`` and not stamped after it: those a worker
+    killed at ``moment`` may have left without their message."""
+    return Notice.objects.filter(claimed_at__lte=moment).exclude(sent_at__gt=moment)
+
+
 def _mail(folder):
     """Every message sent: (recipient, subject)."""
     sent = []
@@ -134,6 +140,7 @@ def test_two_workers_one_killed_halfway_do_every_job_once(tmp_path):
             "half the timeouts",
             [victim, survivor],
         )
+        killed_at = timezone.now()
         victim.kill()  # SIGKILL: no chance to finish its job or to tidy up
         victim.wait()
         _wait(lambda: _timeouts_played(league) >= LEAGUE_GAMES, "every timeout", [survivor])
@@ -150,7 +157,10 @@ def test_two_workers_one_killed_halfway_do_every_job_once(tmp_path):
                 ).exists()
                 for game in league
             )
-            return told and len(_mail(mail_dir)) >= Notice.objects.count()
+            # A notice is stamped just before it leaves (at most once), so one that the
+            # victim had claimed before its kill may never reach the mail directory.
+            unsure = _claimed_before(killed_at).count()
+            return told and len(_mail(mail_dir)) >= Notice.objects.count() - unsure
 
         _wait(told_everyone, "the emails", [survivor])
     finally:
@@ -193,14 +203,21 @@ def test_two_workers_one_killed_halfway_do_every_job_once(tmp_path):
         state = game.engine_state()
         person_seat = next(seat.number for seat in game.seats.all() if not seat.bot_level)
         assert state.turn == person_seat and game.bot_due_at is None, game.pk
-    # Each email once: one message for each notice claimed, and none twice.
+    # Each email once: one message for each notice, none twice. The only ones that may be
+    # missing are those the victim held when it was killed: stamped and being handed over
+    # (the ledger's at-most-once), or claimed and not yet stamped (sent by a later pass
+    # once the claim is stale); the survivor, stopped with SIGTERM, finished its sends.
     sent = _mail(mail_dir)
     per_notice = collections.Counter(
         Notice.objects.values_list("user__email", "kind", "turn_started_at", "game")
     )
     assert all(n == 1 for n in per_notice.values())
-    assert len(sent) == sum(per_notice.values()), sent
+    unsure = _claimed_before(killed_at)
+    missing = sum(per_notice.values()) - len(sent)
+    assert 0 <= missing <= unsure.count(), sent
     per_recipient = collections.Counter(to for to, _subject in sent)
     for game in league:
-        second = game.seats.get(number=1).user.email
-        assert per_recipient[second] == 1, (second, sent)
+        second = game.seats.get(number=1).user
+        told = per_recipient[second.email]
+        lost = unsure.filter(game=game, user=second).exists()
+        assert told == 1 or (told == 0 and lost), (second.email, sent)

@@ -315,6 +315,37 @@ def test_two_clock_processes_never_send_one_reminder_twice(settings):
     assert Notice.objects.filter(kind=Notice.Kind.REMINDER).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_four_passes_at_once_send_one_your_move_email(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    alice, bob = verified(), verified()
+    game_between(alice, bob)
+    mail.outbox.clear()
+    barrier = threading.Barrier(4)
+    errors = []
+
+    def run():
+        from django.db import connections
+
+        try:
+            barrier.wait(timeout=10)
+            emails.clock_pass()
+        except Exception as error:  # reported below
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(sent_to(alice)) == 1
+    assert Notice.objects.get(kind=Notice.Kind.YOUR_MOVE).sent_at is not None
+
+
 # --- Timeouts and absence -------------------------------------------------------------
 
 
@@ -450,6 +481,38 @@ def test_a_claim_left_by_a_killed_worker_is_sent_once_after_it_goes_stale():
     assert len(sent_to(alice)) == 1
     notice = Notice.objects.get(user=alice, kind=Notice.Kind.YOUR_MOVE)
     assert notice.sent_at is not None
+
+
+class Killed(BaseException):
+    """The worker's SIGKILL, as seen from the pass: nothing after it runs (no ``except
+    Exception`` catches it, no release, no stamp)."""
+
+
+@pytest.mark.parametrize("server_had_it", [True, False])
+def test_a_pass_killed_during_the_send_never_sends_that_email_again(monkeypatch, server_had_it):
+    alice, bob = verified(), verified()
+    game_between(alice, bob)
+    real_send = mail.EmailMessage.send
+
+    def send_then_die(message, *args, **kwargs):
+        if server_had_it:
+            real_send(message, *args, **kwargs)
+        raise Killed
+
+    monkeypatch.setattr(mail.EmailMessage, "send", send_then_die)
+    with pytest.raises(Killed):
+        emails.clock_pass()
+    monkeypatch.undo()
+    assert len(sent_to(alice)) == int(server_had_it)
+    # Later passes, another worker's included, and long after any claim went stale: the
+    # notice was stamped before the send began, so it is never sent a second time. The
+    # price, when the kill came before the mail server had it, is that email lost.
+    emails.clock_pass()
+    with time_machine.travel(timezone.now() + emails.STALE + datetime.timedelta(minutes=1)):
+        emails.clock_pass()
+        emails.clock_pass()
+    assert len(sent_to(alice)) == int(server_had_it)
+    assert Notice.objects.get(user=alice, kind=Notice.Kind.YOUR_MOVE).sent_at is not None
 
 
 def test_a_sent_email_is_never_sent_again_however_old_its_notice():

@@ -17,7 +17,7 @@ from django.urls import reverse
 from rummy import engine, play
 from rummy.background import background_pass
 from rummy.models import Game, NotificationPrefs, PushNotice, PushSubscription, Seat
-from rummy.notifications import presence, pushes, vapid
+from rummy.notifications import pipeline, presence, push, pushes, vapid
 from tests.factories import make_league, make_user, started_game
 
 pytestmark = pytest.mark.django_db
@@ -234,6 +234,55 @@ def test_a_claim_left_by_a_process_that_died_is_taken_over(service):
     with time_machine.travel(later):
         pushes.clock_pass()
     assert len(phone.received) == 1
+
+
+class Killed(BaseException):
+    """The worker's SIGKILL, as seen from the pass: nothing after it runs."""
+
+
+def test_a_pass_killed_after_the_push_left_never_pushes_it_again(service, monkeypatch):
+    alice, bob = player(), player()
+    phone = service.subscribe(alice)
+    game = game_between(alice, bob)
+    real_webpush = push.webpush
+
+    def push_then_die(*args, **kwargs):
+        real_webpush(*args, **kwargs)
+        raise Killed
+
+    monkeypatch.setattr(push, "webpush", push_then_die)
+    with pytest.raises(Killed):
+        pushes.clock_pass()
+    monkeypatch.undo()
+    assert len(phone.received) == 1
+    later = game.turn_started_at + pushes.STALE + datetime.timedelta(minutes=1)
+    with time_machine.travel(later):
+        pushes.clock_pass()
+        pushes.clock_pass()
+    assert len(phone.received) == 1
+    assert PushNotice.objects.get().sent_at is not None
+
+
+def test_a_pass_looks_again_only_at_players_with_a_device_not_told(service, monkeypatch):
+    alice, bob = player(), player()
+    phone = service.subscribe(alice)
+    game_between(alice, bob)
+    pushes.clock_pass()
+    assert len(phone.received) == 1
+    looked_at = []
+    real_turns_of = pipeline.turns_of
+
+    def turns_of(sender, user, *args):
+        looked_at.append(user)
+        return real_turns_of(sender, user, *args)
+
+    monkeypatch.setattr(pipeline, "turns_of", turns_of)
+    pushes.clock_pass()
+    assert looked_at == []  # every device told of the turn: nothing to read per player
+    tablet = service.subscribe(alice)
+    pushes.clock_pass()
+    assert looked_at == [alice]
+    assert len(tablet.received) == 1 and len(phone.received) == 1
 
 
 # --- Preferences per channel ----------------------------------------------------------
