@@ -7,7 +7,8 @@ mode set in settings takes the write lock instead), checks the version the clien
 on, then writes the new state with a conditional ``UPDATE … WHERE version = N``. So a
 double tap, a second tab or a second server process can never apply a move twice. The
 moves are appended to the log in the same transaction, and the broadcast (ids and
-versions only) happens after commit. Only the modules of ``rummy.play`` use this one.
+versions, and after a turn the game as plain data: ``rummy.play.snapshot``) happens
+after commit. Only the modules of ``rummy.play`` use this one.
 """
 
 import secrets
