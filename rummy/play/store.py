@@ -24,7 +24,7 @@ from rummy.models import Game, Move, Seat, seats_of_game
 from rummy.play import broadcast, pauses, snapshot
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
 
-# Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
+# Deals must not be predictable from earlier deals: a CSPRNG.
 system_random = secrets.SystemRandom()
 
 
