@@ -182,3 +182,28 @@ def test_every_benchmark_has_its_section_with_a_command(name):
         assert f"bench/{name}" in section or f"bench.{module}" in section, (
             f"the section of {name} gives no command that runs it"
         )
+
+
+def _forbidden(contract_id: str) -> set[str]:
+    (contract,) = [c for c in _contracts() if c["id"] == contract_id]
+    return set(contract["forbidden_modules"])
+
+
+def _modules(package: str) -> set[str]:
+    """The package's own modules and sub-packages, dotted (the conventional ones left out)."""
+    return {name.rstrip("/").removesuffix(".py").replace("/", ".") for name in top_level(package)}
+
+
+def test_leagues_contract_forbids_all_of_rummy_but_its_door_and_the_engine():
+    """CONTRIBUTING: leagues reaches rummy only through rummy.public (and the pure
+    engine's values); a module added to rummy is forbidden to leagues until said otherwise."""
+    missing = (
+        _modules("rummy") - {"rummy.public", "rummy.engine"} - _forbidden("leagues-through-public")
+    )
+    assert not missing, f"leagues-through-public does not forbid {sorted(missing)}"
+
+
+def test_chat_contract_forbids_all_of_chat_but_its_door():
+    """CONTRIBUTING: rummy and leagues import only chat.public of the chat."""
+    missing = _modules("chat") - {"chat.public"} - _forbidden("chat-through-public")
+    assert not missing, f"chat-through-public does not forbid {sorted(missing)}"
