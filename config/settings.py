@@ -146,7 +146,7 @@ else:
             "OPTIONS": {
                 # SQLite ignores SELECT ... FOR UPDATE. Taking the write lock when a
                 # transaction begins (IMMEDIATE) serialises game actions instead, and the
-                # version-checked UPDATE in rummy.play.services does the rest.
+                # version-checked UPDATE in rummy.play.store does the rest.
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",

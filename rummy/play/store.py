@@ -60,7 +60,7 @@ def locked_game(game_id, with_seats=False) -> Game:
     or remove one) also loads the league, season and the seated users, not locked."""
     if with_seats:
         # One query, the hot path of every move: the seats with their users and, through
-        # them, the game (the only row locked), its league and season (rummy.reads).
+        # them, the game (the only row locked), its league and season (rummy.models).
         game = Game.with_seats(seats_of_game(game_id, lock=True))
         if game is not None:
             return game
