@@ -12,7 +12,10 @@ A cache is one of:
   (``config.db``).
 
 Nothing here is shared between processes. ``sizes()`` names them all (the tests check
-that no module keeps a cache of its own).
+that no module keeps a cache of its own). The one exception is the pure engine, which
+may import nothing of ours: its meld judge keeps its own bounded memo
+(``rummy.engine.melds``), which ``clear_all`` does not empty; what it holds never changes
+with a language, a game or a version.
 """
 
 import functools

@@ -5,8 +5,9 @@ body itself, before daphne hands the raw body to the application: it builds an
 ``email.message.EmailMessage`` to read the Content-Type, then decodes a form
 (``parse_qs``) or a multipart upload into ``request.args``. Daphne never reads
 ``args``: Django parses the body again from the raw bytes. So every POST (every tap of
-a page whose socket is down) paid for a parse nobody used (2.7 % of the web workers'
-Python time under ``bench/load.py``), and a large upload was held in memory twice.
+a page whose socket is down) paid for a parse nobody used (a measurable share of the
+web workers' Python time under ``bench/load.py``: docs/benchmarks.md), and a large
+upload was held in memory twice.
 Twisted turns it off with its own parameter of ``http.Request``
 (``parsePOSTFormSubmission``); daphne offers no setting for it, so
 ``leave_bodies_to_the_application`` passes it to daphne's request class. Nothing

@@ -5,9 +5,9 @@ Our middleware and views are synchronous. Django's own ASGI handler builds its c
 an asynchronous server: the bottom of the chain (URL resolution, the view middleware, the
 view) is asynchronous, so a synchronous chain above it enters the sync thread, comes back
 to the event loop for the bottom, goes into the thread again for each view middleware
-(the CSRF check) and once more for the view. Those three extra trips were a quarter to
-two fifths of a trivial request's CPU under daphne (bench/load.py's ``/healthz``, issue
-11; docs/benchmarks.md), and every request paid them. Here the chain is built as Django
+(the CSRF check) and once more for the view. Those three extra trips were a large share
+of a trivial request's CPU under daphne (bench/load.py's ``/healthz``; figures:
+docs/benchmarks.md), and every request paid them. Here the chain is built as Django
 builds it for WSGI, synchronous down to the view, and entered once, in the same thread
 Django would use (``thread_sensitive``). Everything else (reading the request, the
 signals, sending and streaming the response) is Django's ASGI handling, unchanged.

@@ -146,7 +146,7 @@ else:
             "OPTIONS": {
                 # SQLite ignores SELECT ... FOR UPDATE. Taking the write lock when a
                 # transaction begins (IMMEDIATE) serialises game actions instead, and the
-                # version-checked UPDATE in rummy.play.services does the rest.
+                # version-checked UPDATE in rummy.play.store does the rest.
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
@@ -175,10 +175,11 @@ if REDIS_URL:
             # PUBLISH, and each process holds its own sockets' group memberships, so a
             # move costs one Redis round trip per group and each process receives it
             # once; the list-based RedisChannelLayer took two to four round trips per
-            # group send and one per socket to receive (bench/load.py: about 15 % of an
-            # action's server CPU). Nothing is stored: what a process misses while its
-            # Redis connection is down is lost, and the next move or the page's
-            # reconnect brings the whole view back, as after any socket drop.
+            # group send and one per socket to receive (bench/load.py: a large share of an
+            # action's server CPU, docs/benchmarks.md). Nothing is stored: what a
+            # process misses while its Redis connection is down is lost, and the next
+            # move or the page's reconnect brings the whole view back, as after any
+            # socket drop.
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 # redis-py 8 times out any read after 5 s by default; a dead Redis

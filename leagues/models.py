@@ -316,7 +316,7 @@ class Season(models.Model):
         STAND_IN = "stand_in", _("A bot plays them in the member's place")
         VOID = "void", _("They are voided")
 
-    # Turn time limits offered to admins: 1 hour to 7 days (async-play issue).
+    # Turn time limits offered to admins: 1 hour to 7 days.
     TURN_LIMIT_CHOICES = [
         (3600, _("1 hour")),
         (3 * 3600, _("3 hours")),

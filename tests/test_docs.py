@@ -113,6 +113,55 @@ def test_every_top_level_module_is_in_readme_layout(name):
     assert mentions_module(readme_layout(), name), f"README's layout does not name {name}"
 
 
+def layout_entries() -> dict[str, str]:
+    """README's layout by entry: each path an entry starts with ("manage.py, config/",
+    "rummy/urls.py, routing.py") -> the entry's whole text."""
+    entries: dict[str, str] = {}
+    head, lines = "", []
+    for line in readme_layout().splitlines() + ["end"]:
+        if line[:1].strip():
+            for path in re.split(r",\s*", head):
+                entries[path] = "\n".join(lines)
+            head, lines = re.split(r"\s{2,}", line.strip(), maxsplit=1)[0], []
+        lines.append(line)
+    return entries
+
+
+def sub_packages() -> list[str]:
+    """Every package with an entry of its own: the apps but rummy (whose modules have
+    entries of their own, above) and every package below them but the conventional
+    ones (management commands, migrations)."""
+    found = []
+    for root in ("rummy", "leagues", "chat", "config"):
+        for init in sorted((ROOT / root).rglob("__init__.py")):
+            parts = init.parent.relative_to(ROOT).parts
+            if parts != ("rummy",) and not CONVENTIONAL & set(parts):
+                found.append("/".join(parts) + "/")
+    return found
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        f"{package}{path.name}"
+        for package in sub_packages()
+        for path in sorted((ROOT / package).glob("*.py"))
+        if path.stem not in CONVENTIONAL
+    ],
+)
+def test_every_module_of_a_package_is_in_its_layout_entry(module):
+    """A package's entry in README's layout names each of its modules, so that a newcomer
+    who finds the package finds the module."""
+    package, name = module.rsplit("/", 1)
+    if module in layout_entries():
+        return  # an entry of its own (config/caches.py)
+    entry = layout_entries().get(package + "/")
+    assert entry is not None, f"README's layout has no entry for {package}/"
+    assert re.search(rf"(?<![\w]){re.escape(name.removesuffix('.py'))}(?!\w)", entry), (
+        f"README's layout entry for {package}/ does not name {name}"
+    )
+
+
 def benchmarks() -> list[str]:
     """Every benchmark of bench/: its scripts (not the empty job another one imports)."""
     names = [p.name for p in sorted((ROOT / "bench").glob("*.py"))]
@@ -133,3 +182,28 @@ def test_every_benchmark_has_its_section_with_a_command(name):
         assert f"bench/{name}" in section or f"bench.{module}" in section, (
             f"the section of {name} gives no command that runs it"
         )
+
+
+def _forbidden(contract_id: str) -> set[str]:
+    (contract,) = [c for c in _contracts() if c["id"] == contract_id]
+    return set(contract["forbidden_modules"])
+
+
+def _modules(package: str) -> set[str]:
+    """The package's own modules and sub-packages, dotted (the conventional ones left out)."""
+    return {name.rstrip("/").removesuffix(".py").replace("/", ".") for name in top_level(package)}
+
+
+def test_leagues_contract_forbids_all_of_rummy_but_its_door_and_the_engine():
+    """CONTRIBUTING: leagues reaches rummy only through rummy.public (and the pure
+    engine's values); a module added to rummy is forbidden to leagues until said otherwise."""
+    missing = (
+        _modules("rummy") - {"rummy.public", "rummy.engine"} - _forbidden("leagues-through-public")
+    )
+    assert not missing, f"leagues-through-public does not forbid {sorted(missing)}"
+
+
+def test_chat_contract_forbids_all_of_chat_but_its_door():
+    """CONTRIBUTING: rummy and leagues import only chat.public of the chat."""
+    missing = _modules("chat") - {"chat.public"} - _forbidden("chat-through-public")
+    assert not missing, f"chat-through-public does not forbid {sorted(missing)}"

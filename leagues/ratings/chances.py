@@ -9,9 +9,9 @@ not a chance of its own.
 points, for the chances only: the ratings are computed with the library's β (25/6).
 It was fitted on a simulated league of bots (``bench.rating_calibration --fit``, seed
 1): the luck at which the favourites' predicted chance equals their share of wins; on
-another league (seed 2, ``CALIBRATION``) the favourite then won 67 % against 67 %
-predicted, where β itself predicted 63 % and the library's ``predict_win`` 60 %
-(docs/benchmarks.md). ``predict_win`` is not used: it averages pairwise chances, so at
+another league (seed 2, ``CALIBRATION``) the favourite's share of wins then matched the
+prediction, where β itself and the library's ``predict_win`` predicted less (figures:
+docs/benchmarks.md). ``predict_win`` is not used: it averages pairwise chances, so at
 tables of three or more it caps a sure winner (one far above three equals gets 50 %)
 and leaves sure losers a share; it is not Plackett-Luce's probability.
 

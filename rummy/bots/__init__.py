@@ -2,8 +2,9 @@
 
 ``choose(view, level, rng)`` picks the next action of the seat whose view it is given.
 It reads only that seat's ``SeatView`` (DESIGN "Hidden information"): a bot knows what
-a person in its seat would know, never another hand or the stock. The write path
-(``rummy.play.bots``) applies what it returns like any person's action.
+a person in its seat would know, never another hand or the stock. The background
+workers (``rummy.clock.bots``) apply what it returns through the write path
+(``rummy.play.bot_act``) like any person's action.
 
 Levels (``Level``): beginner draws and melds plain melds from its hand; steady plays the
 solver's best meld each turn and knocks cautiously; expert adds a knock policy that

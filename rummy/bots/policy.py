@@ -18,7 +18,7 @@ from rummy.engine.melds import hand_groups, hand_runs
 from rummy.solver import Solution, position_from_view, solve
 
 #: the solver's time limit for a bot's turn, in the solve's own CPU seconds (so that a
-#: busy server does not make the bots play worse): well under the issue's one second
+#: busy server does not make the bots play worse): well under a second
 TIME_LIMIT = 0.5
 
 

@@ -1,4 +1,4 @@
-"""The turn clock (async-play issue): plays expired turns as timeouts, as jobs of the
+"""The turn clock: plays expired turns as timeouts, as jobs of the
 background workers (``rummy.background``).
 
 Deadlines are enforced by the workers and also lazily whenever a game is loaded, so a

@@ -1,7 +1,7 @@
 """One step of a game's replay, as the viewer may see it (DESIGN "Hidden information").
 
 Who sees what is decided here, on the server, from the game's status and the viewer's
-seat (the issue's rules):
+seat:
 
 - while the game runs, a seated player sees each step as their seat saw it then: the
   table, their own hand, the others' hand sizes, the stock's size (``engine.seat_view``);

@@ -1,4 +1,4 @@
-"""The signed-in home page's games (async-play issue): where it is your move first
+"""The signed-in home page's games: where it is your move first
 (most urgent deadline first), then games waiting for others, then open tables in your
 leagues. A fixed number of queries, however many games and seats."""
 

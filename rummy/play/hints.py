@@ -47,7 +47,7 @@ from rummy.solver import Solution, position_from_view, solve
 
 logger = logging.getLogger(__name__)
 
-# A hint is solved inside the player's request: well under the one second, and
+# A hint is solved inside the player's request: well under a second, and
 # under the solver's own limit, so that the page answers promptly even when the search
 # is cut short (then the best arrangement found so far is offered, not proven).
 HINT_SECONDS = 0.5

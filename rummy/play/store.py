@@ -7,7 +7,8 @@ mode set in settings takes the write lock instead), checks the version the clien
 on, then writes the new state with a conditional ``UPDATE … WHERE version = N``. So a
 double tap, a second tab or a second server process can never apply a move twice. The
 moves are appended to the log in the same transaction, and the broadcast (ids and
-versions only) happens after commit. Only the modules of ``rummy.play`` use this one.
+versions, and after a turn the game as plain data: ``rummy.play.snapshot``) happens
+after commit. Only the modules of ``rummy.play`` use this one.
 """
 
 import secrets
@@ -23,7 +24,7 @@ from rummy.models import Game, Move, Seat, seats_of_game
 from rummy.play import broadcast, pauses, snapshot
 from rummy.play.errors import ActionRefused, Result, StaleVersion, bad_version
 
-# Deals must not be predictable from earlier deals (integrity issue): a CSPRNG.
+# Deals must not be predictable from earlier deals: a CSPRNG.
 system_random = secrets.SystemRandom()
 
 
@@ -59,7 +60,7 @@ def locked_game(game_id, with_seats=False) -> Game:
     or remove one) also loads the league, season and the seated users, not locked."""
     if with_seats:
         # One query, the hot path of every move: the seats with their users and, through
-        # them, the game (the only row locked), its league and season (rummy.reads).
+        # them, the game (the only row locked), its league and season (rummy.models).
         game = Game.with_seats(seats_of_game(game_id, lock=True))
         if game is not None:
             return game

@@ -137,7 +137,7 @@ def _loggable(action):
 
 @transaction.atomic
 def timeout(game_id, expected_version) -> Result | None:
-    """The turn clock plays an expired turn (async issue): draws until the turn ends
+    """The turn clock plays an expired turn: draws until the turn ends
     (R3.4), or passes when the stock is empty (R8). Version-checked like every action,
     so two clock processes can never play one timeout twice.
 

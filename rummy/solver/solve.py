@@ -64,11 +64,11 @@ from .fewest import Fewest
 from .moved import moved_cards
 from .position import Position
 
-#: the CPU seconds a solve may take (the issue's one second, with room to spare)
+#: the CPU seconds a solve may take (a player waits at most a second, with room to spare)
 TIME_LIMIT = 0.8
 #: the wall-clock guard, as a multiple of the time limit: only a machine so busy that the
-#: solve gets less than a tenth of a core reaches it before the CPU limit (the shared
-#: 2-core machine, at a load of 20, gave a solve about a tenth)
+#: solve gets less than a tenth of a core reaches it before the CPU limit (what the
+#: shared machine gave a solve under heavy load: docs/benchmarks.md)
 WALL_LIMIT = 10.0
 #: states the first, unbounded try at the upper bound may visit (most positions need few)
 QUICK = 2000
@@ -361,10 +361,9 @@ def _wider(
 ) -> Arranged:
     """The heuristic (``arrange``) again, each of its tries allowed more states, when the
     tie-break has the time (up to half of it): on big tables its quick pass often gives
-    up on freezing a meld that a few thousand states would have kept (the proof's
-    positions: about a quarter of the gaps closed, half of the cards more than the
-    fewest, at 0.5 s); then with the smallest melds frozen first. The best table goes on
-    to the exact search, which then also starts from it."""
+    up on freezing a meld that a few thousand states would have kept (it closes some of
+    the proof's gaps: docs/benchmarks.md); then with the smallest melds frozen first.
+    The best table goes on to the exact search, which then also starts from it."""
     per_try = min(WIDE_TRY, int(tie_break * WIDE_STATES_PER_SECOND))
     if per_try <= TRY_BUDGET:
         return laid  # no wider than the quick pass
@@ -373,8 +372,7 @@ def _wider(
     wide = arrange(pos.table, counts, best, half, budgets)
     if wide.moved and clock.now() < half:
         # and once more freezing the smallest melds first: the greedy order of freezing
-        # is what stands in the way most often (proof, 400 positions at 0.5 s: 174 cards
-        # above the fewest in all with one order, 133 with both, as many proven)
+        # is what stands in the way most often (the proof's figures: docs/benchmarks.md)
         other = arrange(pos.table, counts, best, half, budgets, smallest_first=True)
         if other.moved < wide.moved:
             wide = other

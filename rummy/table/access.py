@@ -2,8 +2,8 @@
 
 A game belongs to its league: a private league's games exist only for its members
 (404 for everybody else, so that not even their existence is confirmed); a public
-league's games may be watched by any signed-in user. A practice game (no league, issue
-14) exists only for its host, who plays it against bots.
+league's games may be watched by any signed-in user. A practice game (no league)
+exists only for its host, who plays it against bots.
 """
 
 import time
@@ -89,8 +89,8 @@ def game_at_least(game_id, version):
 # re-render on every move and for page requests. A page request takes it at most
 # VIEW_CHECK_SECONDS old. A socket is told when it changes (``forget_rights``: a
 # membership made, changed or ended, a league's visibility; ``rummy.table.sockets``) and
-# takes it up to SOCKET_RIGHTS_SECONDS old, in case a message was lost: re-read every
-# 15 s, it cost one render in six a thread hop and a query.
+# takes it up to SOCKET_RIGHTS_SECONDS old, in case a message was lost: re-read as often
+# as a page's, it cost a good share of the sockets' renders a thread hop and a query.
 VIEW_CHECK_SECONDS = 15
 SOCKET_RIGHTS_SECONDS = 120
 

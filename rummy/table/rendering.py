@@ -1,6 +1,6 @@
 """A game page's parts for one user, the version they show, and what changed since.
 
-The page is one form made of parts (``PARTS``), each an element with its own id that
+The page is one form made of parts (``build_frames``), each an element with its own id that
 htmx swaps by id (``hx-swap-oob``). A socket remembers a digest of every part it has
 sent and after a move or an editor tap sends only the parts that differ (``Frames.since``):
 a tap that selects a card changes one meld or the hand, a move changes the table's
