@@ -12,10 +12,9 @@ A cache is one of:
   (``config.db``).
 
 Nothing here is shared between processes. ``sizes()`` names them all (the tests check
-that no module keeps a cache of its own). The one exception is the pure engine, which
-may import nothing of ours: its meld judge keeps its own bounded memo
-(``rummy.engine.melds``), which ``clear_all`` does not empty; what it holds never changes
-with a language, a game or a version.
+that no module keeps a cache of its own). The pure engine, which may import nothing of
+ours, keeps its meld verdicts' bounded memo itself (``rummy.engine.melds``); ``rummy.apps``
+registers it here, so that ``clear_all`` empties it too.
 """
 
 import functools

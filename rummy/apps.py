@@ -9,8 +9,13 @@ class RummyConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
+        from config import caches
         from rummy.background import tasks
+        from rummy.engine import melds
         from rummy.signals import game_finished
+
+        # The pure engine's meld verdicts, emptied with every other per-process cache.
+        caches.register("rummy.engine.melds", melds.forget_verdicts, melds.verdicts_held)
 
         # Connects the log-out and password-change hooks that close sockets.
         from rummy.table import sockets  # noqa: F401

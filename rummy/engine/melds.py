@@ -48,6 +48,17 @@ def _judge(codes: tuple[int, ...]) -> str | None:
     return None
 
 
+def forget_verdicts() -> None:
+    """Empty the verdicts' memo. The engine may import nothing of ours, so the site
+    registers this with its other caches (``config.caches``, from ``rummy.apps``)."""
+    _CACHE.clear()
+
+
+def verdicts_held() -> int:
+    """How many verdicts the memo holds."""
+    return len(_CACHE)
+
+
 def meld_kind(cards: Sequence[Card]) -> str | None:
     """Fast verdict: "group", "sequence", or None (invalid or holding an undeclared joker)."""
     codes = tuple(sorted([c.ecode for c in cards]))

@@ -1,5 +1,5 @@
 """The table's per-process caches (made and registered in ``config.caches``, which holds
-every per-process cache of the site but the pure engine's), and ``clear_all`` to empty them all.
+every per-process cache of the site), and ``clear_all`` to empty them all.
 
 After a move every open socket of a game would otherwise read or render the same thing
 again. The sockets of one server process share instead:

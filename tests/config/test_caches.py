@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils import translation
 
 from config import caches
+from rummy.engine import melds
+from rummy.engine.cards import parse_cards
 from rummy.table import memory, rendering
 from rummy.templatetags.cards import card_info
 from tests.factories import make_user, started_game
@@ -55,6 +57,7 @@ def test_clear_all_empties_every_cache(client):
         with translation.override(language):
             rendering.render_frames(game, users[1], "rank")
     memory.loading["key"] = "task"
+    melds.meld_kind(parse_cards("5H 5S 5D"))  # the pure engine's memo, registered
     filled = {name for name, size in caches.sizes().items() if size}
     # The game page fills the table's memory, the card and clock caches, the SQL.
     for name in (
@@ -66,6 +69,7 @@ def test_clear_all_empties_every_cache(client):
         "rummy.clock.countdown._countdown",
         "rummy.table.fragments.reads",
         "config.db.reads",
+        "rummy.engine.melds",
     ):
         assert name in filled, name
     memory.clear_all()
