@@ -3,6 +3,7 @@ phone page passes (no sideways scroll, nothing axe calls serious), screenshots, 
 game table on a phone (open it, measure it, tap it). The fixtures, the server and
 ``run_setup`` are in conftest.py."""
 
+import json
 import os
 import uuid
 from pathlib import Path
@@ -93,6 +94,30 @@ league = make_league(users[0], members=users[1:], name="Club " + tag)
 def table_setup(env, code):
     """``run_setup`` for a script that goes on from ``TABLE_CLUB``."""
     return run_setup(env, TABLE_CLUB + code, uuid.uuid4().hex[:6])
+
+
+# Ada and Bo (usernames sys.argv[1] and sys.argv[1] + "b") in a league of Ada's, and a
+# two-player game of theirs, hands of 10, in the position tests.positions' function
+# sys.argv[2] makes of sys.argv[3] melds and the keywords in JSON sys.argv[4].
+ADA_AND_BO = """
+import json
+from tests import positions
+from tests.factories import make_league, make_user, started_game
+a = make_user(sys.argv[1], display_name="Ada", password="pw-for-tests-123")
+b = make_user(sys.argv[1] + "b", display_name="Bo", password="pw-for-tests-123")
+make_position = getattr(positions, sys.argv[2])
+position = make_position(int(sys.argv[3]), players=2, hand_size=10, **json.loads(sys.argv[4]))
+game = started_game([a, b], league=make_league(a, members=[b]), state=position)
+print(game.pk)
+"""
+
+
+def ada_and_bo(env, position, melds, **options):
+    """Ada and Bo's game (``ADA_AND_BO``; ``position``: ``"table_position"`` or
+    ``"editor_position"``): (Ada's username, the game's id); Bo's is Ada's + "b", both
+    log in with ``PASSWORD``."""
+    username = "ada" + uuid.uuid4().hex[:6]
+    return username, run_setup(env, ADA_AND_BO, username, position, melds, json.dumps(options))
 
 
 # Bytes of every frame the table's socket received, and the page's live counters.
