@@ -56,6 +56,17 @@ def phone_in(browser, server, request, language, username=None, password=PASSWOR
     return page
 
 
+def submit_sign_up(page, username, display_name, address, password):
+    """Fill in the sign-up form ``page`` shows and send it (the caller waits for what
+    it expects to come next)."""
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", display_name)
+    page.fill("#id_email", address)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.get_by_role("button", name="Sign up").tap()
+
+
 def check(page, language, what, problems):
     """No sideways scroll and no serious axe finding on what ``page`` shows now; what is
     wrong is added to ``problems``. With ``E2E_SHOTS`` set, every page as it was checked

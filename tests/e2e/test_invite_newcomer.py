@@ -14,7 +14,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.helpers import shot
+from tests.e2e.helpers import shot, submit_sign_up
 from tests.e2e.test_invite_signup import MAKE_LEAGUE, PASSWORD
 
 pytestmark = pytest.mark.e2e
@@ -29,12 +29,7 @@ def sign_up_through_invite(page, django_snippet, sent_mail):
     page.goto(invite_url)
     page.locator("#invitation").get_by_role("link", name="Create an account and join").tap()
     page.wait_for_url(re.compile(r"/accounts/signup/$"))
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", "Nina")
-    page.fill("#id_email", address)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").tap()
+    submit_sign_up(page, username, "Nina", address, PASSWORD)
     expect(page.get_by_text("Thank you for signing up!")).to_be_visible()
     (body,) = sent_mail(address)
     verify = re.search(r"https?://\S+/notifications/verify/\S+/", body).group(0)

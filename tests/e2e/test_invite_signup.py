@@ -13,7 +13,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.helpers import shot
+from tests.e2e.helpers import shot, submit_sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -60,12 +60,7 @@ def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippe
     # Sign-up still names the league.
     page.wait_for_url(re.compile(r"/accounts/signup/$"))
     expect(page.locator("#invitation-note")).to_contain_text(f"Night Owls {run}")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", "Nina")
-    page.fill("#id_email", address)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").tap()
+    submit_sign_up(page, username, "Nina", address, PASSWORD)
     expect(page.get_by_text("Thank you for signing up!")).to_be_visible()
     expect(page.locator("#invitation-note")).to_contain_text(f"Night Owls {run}")
 

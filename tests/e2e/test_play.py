@@ -21,7 +21,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     Page = expect = None
 
 from tests.e2e.conftest import WAIT_MS
-from tests.e2e.helpers import shot, wait_live
+from tests.e2e.helpers import shot, submit_sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
@@ -63,12 +63,7 @@ print(len(stock))
 
 def sign_up(page: Page, username, name):
     page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", name)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").tap()
+    submit_sign_up(page, username, name, f"{username}@example.com", PASSWORD)
     # Sign-up logs nobody in (its answer must not tell whether the address was new):
     # it lands on the log-in page with a "check your email" message.
     expect(page.get_by_text("Thank you for signing up!")).to_be_visible()
