@@ -14,7 +14,15 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import ARTIFACTS, PHONE, SOCKET_PROBE, WAIT_MS, log_in, run_setup
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    PHONE,
+    SOCKET_PROBE,
+    WAIT_MS,
+    log_in,
+    run_django,
+    run_setup,
+)
 
 LANGUAGES = ("en", "lv", "et")
 PASSWORD = "pw-for-tests-123"  # every user a setup script makes with the factories
@@ -105,6 +113,21 @@ league = make_league(users[0], members=users[1:], name="Club " + tag)
 def table_setup(env, code):
     """``run_setup`` for a script that goes on from ``TABLE_CLUB``."""
     return run_setup(env, TABLE_CLUB + code, uuid.uuid4().hex[:6])
+
+
+# A player (username sys.argv[1], display name sys.argv[2]) who logs in with PASSWORD.
+ONE_PLAYER = """
+from tests.factories import make_user
+make_user(sys.argv[1], display_name=sys.argv[2], password="pw-for-tests-123")
+"""
+
+
+def one_player(env, display_name):
+    """A new player (``ONE_PLAYER``) named ``display_name``: their username, the name in
+    lower case made unique."""
+    username = display_name.lower() + uuid.uuid4().hex[:6]
+    run_django(env, ONE_PLAYER, username, display_name)
+    return username
 
 
 # Ada and Bo (usernames sys.argv[1] and sys.argv[1] + "b") in a league of Ada's, and a
