@@ -14,15 +14,7 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.axe import describe, serious_violations
-from tests.e2e.conftest import (
-    ARTIFACTS,
-    PHONE,
-    SOCKET_PROBE,
-    WAIT_MS,
-    log_in,
-    run_django,
-    run_setup,
-)
+from tests.e2e.conftest import ARTIFACTS, PHONE, SOCKET_PROBE, WAIT_MS, log_in, run_setup
 
 LANGUAGES = ("en", "lv", "et")
 PASSWORD = "pw-for-tests-123"  # every user a setup script makes with the factories
@@ -117,17 +109,17 @@ def table_setup(env, code):
 
 # A player (username sys.argv[1], display name sys.argv[2]) who logs in with PASSWORD.
 ONE_PLAYER = """
+import json
 from tests.factories import make_user
-make_user(sys.argv[1], display_name=sys.argv[2], password="pw-for-tests-123")
+user = make_user(sys.argv[1], display_name=sys.argv[2], password="pw-for-tests-123")
+print(json.dumps(user.username))
 """
 
 
 def one_player(env, display_name):
     """A new player (``ONE_PLAYER``) named ``display_name``: their username, the name in
     lower case made unique."""
-    username = display_name.lower() + uuid.uuid4().hex[:6]
-    run_django(env, ONE_PLAYER, username, display_name)
-    return username
+    return run_setup(env, ONE_PLAYER, display_name.lower() + uuid.uuid4().hex[:6], display_name)
 
 
 # Ada and Bo (usernames sys.argv[1] and sys.argv[1] + "b") in a league of Ada's, and a
