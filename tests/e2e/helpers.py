@@ -18,6 +18,7 @@ from tests.e2e.conftest import ARTIFACTS, PHONE, SOCKET_PROBE, WAIT_MS, log_in, 
 
 LANGUAGES = ("en", "lv", "et")
 PASSWORD = "pw-for-tests-123"  # every user a setup script makes with the factories
+SIGN_UP_PASSWORD = "e2e-Carousel-pass-42"  # one the sign-up form takes
 DEMO_PASSWORD = "carousel-demo"  # the demo cast's (manage.py load_demo)
 MAX_SHIFT = 8  # px: the most anything under the finger may move on a tap
 
@@ -105,6 +106,27 @@ league = make_league(users[0], members=users[1:], name="Club " + tag)
 def table_setup(env, code):
     """``run_setup`` for a script that goes on from ``TABLE_CLUB``."""
     return run_setup(env, TABLE_CLUB + code, uuid.uuid4().hex[:6])
+
+
+# Night Owls <sys.argv[1]>, Marta's league by invite only (and another league of
+# someone else's), and an invite to it: prints the invite's and the league's addresses.
+INVITE_LEAGUE = """
+from leagues import services
+from leagues.models import League, User
+
+run = sys.argv[1]
+owner = User.objects.create_user(
+    f"owner{run}", f"owner{run}@example.com", "x-unused-password-42", display_name="Marta"
+)
+league = services.create_league(
+    owner, name=f"Night Owls {run}", description="Thursday nights, slow games.",
+    visibility=League.Visibility.INVITE,
+)
+services.create_league(User.objects.create_user(f"other{run}", f"other{run}@example.com",
+    "x-unused-password-42", display_name="Zed"), name=f"Other {run}")
+invite = services.create_invite(owner, league, max_uses=3)
+print(invite.get_absolute_url(), league.get_absolute_url())
+"""
 
 
 # A player (username sys.argv[1], display name sys.argv[2]) who logs in with PASSWORD.
