@@ -267,17 +267,19 @@ SOCKET_PROBE = """
 """
 
 
-@pytest.fixture
-def phone(browser, server, request):
-    """``phone("alice")`` -> a Page in its own context at a phone viewport."""
+def phones(browser, base_url, request, probe=True):
+    """A phone fixture's body: yields ``make(name, locale="en")`` -> a Page in its own
+    context at a phone viewport on ``base_url`` (with ``SOCKET_PROBE`` when ``probe``),
+    saved on failure under ``name``; closes the contexts after the test."""
     contexts = []
     request.node.e2e_pages = {}
 
-    def make(name):
-        context = browser.new_context(base_url=server, locale="en", **PHONE)
+    def make(name, locale="en"):
+        context = browser.new_context(base_url=base_url, locale=locale, **PHONE)
         context.set_default_timeout(WAIT_MS)
         context.set_default_navigation_timeout(WAIT_MS)
-        context.add_init_script(SOCKET_PROBE)
+        if probe:
+            context.add_init_script(SOCKET_PROBE)
         contexts.append(context)
         page = context.new_page()
         request.node.e2e_pages[name] = page
@@ -288,6 +290,12 @@ def phone(browser, server, request):
         # The browser may already be gone; nothing left to free then.
         with contextlib.suppress(Exception):
             context.close()
+
+
+@pytest.fixture
+def phone(browser, server, request):
+    """``phone("alice")`` -> a Page in its own context at a phone viewport."""
+    yield from phones(browser, server, request)
 
 
 def eventually(page, probe, what, seconds=PATIENCE_SECONDS):

@@ -3,6 +3,7 @@ phone page passes (no sideways scroll, nothing axe calls serious), screenshots, 
 game table on a phone (open it, measure it, tap it). The fixtures, the server and
 ``run_setup`` are in conftest.py."""
 
+import json
 import os
 import uuid
 from pathlib import Path
@@ -17,6 +18,7 @@ from tests.e2e.conftest import ARTIFACTS, PHONE, SOCKET_PROBE, WAIT_MS, log_in, 
 
 LANGUAGES = ("en", "lv", "et")
 PASSWORD = "pw-for-tests-123"  # every user a setup script makes with the factories
+SIGN_UP_PASSWORD = "e2e-Carousel-pass-42"  # one the sign-up form takes
 DEMO_PASSWORD = "carousel-demo"  # the demo cast's (manage.py load_demo)
 MAX_SHIFT = 8  # px: the most anything under the finger may move on a tap
 
@@ -53,6 +55,17 @@ def phone_in(browser, server, request, language, username=None, password=PASSWOR
     if username:
         log_in(page, username, password)
     return page
+
+
+def submit_sign_up(page, username, display_name, address, password):
+    """Fill in the sign-up form ``page`` shows and send it (the caller waits for what
+    it expects to come next)."""
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", display_name)
+    page.fill("#id_email", address)
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.get_by_role("button", name="Sign up").tap()
 
 
 def check(page, language, what, problems):
@@ -93,6 +106,66 @@ league = make_league(users[0], members=users[1:], name="Club " + tag)
 def table_setup(env, code):
     """``run_setup`` for a script that goes on from ``TABLE_CLUB``."""
     return run_setup(env, TABLE_CLUB + code, uuid.uuid4().hex[:6])
+
+
+# Night Owls <sys.argv[1]>, Marta's league by invite only (and another league of
+# someone else's), and an invite to it: prints the invite's and the league's addresses.
+INVITE_LEAGUE = """
+from leagues import services
+from leagues.models import League, User
+
+run = sys.argv[1]
+owner = User.objects.create_user(
+    f"owner{run}", f"owner{run}@example.com", "x-unused-password-42", display_name="Marta"
+)
+league = services.create_league(
+    owner, name=f"Night Owls {run}", description="Thursday nights, slow games.",
+    visibility=League.Visibility.INVITE,
+)
+services.create_league(User.objects.create_user(f"other{run}", f"other{run}@example.com",
+    "x-unused-password-42", display_name="Zed"), name=f"Other {run}")
+invite = services.create_invite(owner, league, max_uses=3)
+print(invite.get_absolute_url(), league.get_absolute_url())
+"""
+
+
+# A player (username sys.argv[1], display name sys.argv[2]) who logs in with PASSWORD.
+ONE_PLAYER = """
+import json
+from tests.factories import make_user
+user = make_user(sys.argv[1], display_name=sys.argv[2], password="pw-for-tests-123")
+print(json.dumps(user.username))
+"""
+
+
+def one_player(env, display_name):
+    """A new player (``ONE_PLAYER``) named ``display_name``: their username, the name in
+    lower case made unique."""
+    return run_setup(env, ONE_PLAYER, display_name.lower() + uuid.uuid4().hex[:6], display_name)
+
+
+# Ada and Bo (usernames sys.argv[1] and sys.argv[1] + "b") in a league of Ada's, and a
+# two-player game of theirs, hands of 10, in the position tests.positions' function
+# sys.argv[2] makes of sys.argv[3] melds and the keywords in JSON sys.argv[4].
+ADA_AND_BO = """
+import json
+from tests import positions
+from tests.factories import make_league, make_user, started_game
+a = make_user(sys.argv[1], display_name="Ada", password="pw-for-tests-123")
+b = make_user(sys.argv[1] + "b", display_name="Bo", password="pw-for-tests-123")
+make_position = getattr(positions, sys.argv[2])
+position = make_position(int(sys.argv[3]), players=2, hand_size=10, **json.loads(sys.argv[4]))
+game = started_game([a, b], league=make_league(a, members=[b]), state=position)
+print(game.pk)
+"""
+
+
+def ada_and_bo(env, position, melds, **options):
+    """Ada and Bo's game (``ADA_AND_BO``; ``position``: ``"table_position"`` or
+    ``"editor_position"``): (Ada's username, the game's id); Bo's is Ada's + "b", both
+    log in with ``PASSWORD``."""
+    username = "ada" + uuid.uuid4().hex[:6]
+    return username, run_setup(env, ADA_AND_BO, username, position, melds, json.dumps(options))
 
 
 # Bytes of every frame the table's socket received, and the page's live counters.

@@ -4,7 +4,6 @@ HTTP): the answers keep the page right, and once the page has said which view it
 (``rummy.table.rendering.Frames.answer``)."""
 
 import re
-import uuid
 
 import pytest
 
@@ -14,26 +13,14 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import log_in
-from tests.e2e.helpers import shot
+from tests.e2e.helpers import PASSWORD, ada_and_bo, shot
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "pw-for-tests-123"
-MAKE_GAME = """
-from tests.factories import make_league, make_user, started_game
-from tests.positions import table_position
-a = make_user(sys.argv[1], display_name="Ada", password=sys.argv[2])
-b = make_user(sys.argv[1] + "b", display_name="Bo")
-# Ada (seat 0) to move, before her draw, with 12 melds on the table.
-position = table_position(12, players=2, hand_size=10, drawn=0, turn=0)
-game = started_game([a, b], league=make_league(a, members=[b]), state=position)
-print(game.pk)
-"""
 
-
-def test_with_its_socket_down_the_table_plays_over_http(phone, django_snippet):
-    username = "ada" + uuid.uuid4().hex[:6]
-    game_id = int(django_snippet(MAKE_GAME, username, PASSWORD).strip().splitlines()[-1])
+def test_with_its_socket_down_the_table_plays_over_http(phone, server_env):
+    # Ada (seat 0) to move, before her draw, with 12 melds on the table.
+    username, game_id = ada_and_bo(server_env, "table_position", 12, drawn=0, turn=0)
     page = phone("ada")
     # The table's socket never opens: every tap goes over HTTP.
     page.route_web_socket(re.compile(r".*/ws/.*"), lambda ws: ws.close())

@@ -14,8 +14,7 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.helpers import shot
-from tests.e2e.test_invite_signup import MAKE_LEAGUE, PASSWORD
+from tests.e2e.helpers import INVITE_LEAGUE, SIGN_UP_PASSWORD, shot, submit_sign_up
 
 pytestmark = pytest.mark.e2e
 
@@ -24,17 +23,12 @@ def sign_up_through_invite(page, django_snippet, sent_mail):
     """Open the invite link, sign up; returns (username, league name, league URL, the
     address check link the server emailed)."""
     run = str(int(time.time() * 1000))[-8:]
-    invite_url, league_url = django_snippet(MAKE_LEAGUE, run).split()
+    invite_url, league_url = django_snippet(INVITE_LEAGUE, run).split()
     username, address = f"nina{run}", f"nina{run}@example.com"
     page.goto(invite_url)
     page.locator("#invitation").get_by_role("link", name="Create an account and join").tap()
     page.wait_for_url(re.compile(r"/accounts/signup/$"))
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", "Nina")
-    page.fill("#id_email", address)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").tap()
+    submit_sign_up(page, username, "Nina", address, SIGN_UP_PASSWORD)
     expect(page.get_by_text("Thank you for signing up!")).to_be_visible()
     (body,) = sent_mail(address)
     verify = re.search(r"https?://\S+/notifications/verify/\S+/", body).group(0)
@@ -46,7 +40,7 @@ def log_in_from_home(page, username):
     page.locator(".site-header").get_by_role("link", name="Log in").tap()
     page.wait_for_url(re.compile(r"/accounts/login/$"))
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", SIGN_UP_PASSWORD)
     page.get_by_role("button", name="Log in").tap()
 
 
@@ -64,7 +58,7 @@ def test_the_address_check_says_you_joined_and_leads_to_the_league(
     mail_app.get_by_role("link", name=f"Open {league}").tap()
     mail_app.wait_for_url(re.compile(r"/accounts/login/"))
     mail_app.fill("#id_username", username)
-    mail_app.fill("#id_password", PASSWORD)
+    mail_app.fill("#id_password", SIGN_UP_PASSWORD)
     mail_app.get_by_role("button", name="Log in").tap()
     mail_app.wait_for_url(re.compile(re.escape(league_url) + "$"))
     expect(mail_app.get_by_role("heading", name=league, exact=True)).to_be_visible()
@@ -86,7 +80,7 @@ def test_the_first_log_in_from_home_lands_in_the_league(phone, django_snippet, s
     page.context.clear_cookies()
     page.goto("/accounts/login/?next=/")
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", SIGN_UP_PASSWORD)
     page.get_by_role("button", name="Log in").tap()
     page.wait_for_url(lambda url: urlsplit(url).path == "/")
     expect(page.locator(".messages")).to_have_count(0)

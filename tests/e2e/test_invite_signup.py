@@ -13,29 +13,9 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.helpers import shot
+from tests.e2e.helpers import INVITE_LEAGUE, SIGN_UP_PASSWORD, shot, submit_sign_up
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "e2e-Carousel-pass-42"
-
-MAKE_LEAGUE = """
-from leagues import services
-from leagues.models import League, User
-
-run = sys.argv[1]
-owner = User.objects.create_user(
-    f"owner{run}", f"owner{run}@example.com", "x-unused-password-42", display_name="Marta"
-)
-league = services.create_league(
-    owner, name=f"Night Owls {run}", description="Thursday nights, slow games.",
-    visibility=League.Visibility.INVITE,
-)
-services.create_league(User.objects.create_user(f"other{run}", f"other{run}@example.com",
-    "x-unused-password-42", display_name="Zed"), name=f"Other {run}")
-invite = services.create_invite(owner, league, max_uses=3)
-print(invite.get_absolute_url(), league.get_absolute_url())
-"""
 
 MEMBER = """
 from leagues.models import Membership
@@ -45,7 +25,7 @@ print(Membership.objects.filter(user__username=sys.argv[1], league__slug=sys.arg
 
 def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippet, sent_mail):
     run = str(int(time.time() * 1000))[-8:]
-    invite_url, league_url = django_snippet(MAKE_LEAGUE, run).split()
+    invite_url, league_url = django_snippet(INVITE_LEAGUE, run).split()
     username, address = f"nina{run}", f"nina{run}@example.com"
     page = phone("stranger")
 
@@ -60,12 +40,7 @@ def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippe
     # Sign-up still names the league.
     page.wait_for_url(re.compile(r"/accounts/signup/$"))
     expect(page.locator("#invitation-note")).to_contain_text(f"Night Owls {run}")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", "Nina")
-    page.fill("#id_email", address)
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").tap()
+    submit_sign_up(page, username, "Nina", address, SIGN_UP_PASSWORD)
     expect(page.get_by_text("Thank you for signing up!")).to_be_visible()
     expect(page.locator("#invitation-note")).to_contain_text(f"Night Owls {run}")
 
@@ -79,7 +54,7 @@ def test_a_stranger_signs_up_from_an_invite_and_is_a_member(phone, django_snippe
     # Log in: straight into the league.
     page.goto(login_url)
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", SIGN_UP_PASSWORD)
     page.get_by_role("button", name="Log in").tap()
     page.wait_for_url(re.compile(re.escape(league_url) + "$"))
     expect(page.get_by_text(f"Welcome to Night Owls {run}!")).to_be_visible()

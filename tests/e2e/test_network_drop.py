@@ -8,7 +8,6 @@ test_reconnect.py): it can close the connection as the server would, and refuse 
 while "offline"."""
 
 import re
-import uuid
 
 import pytest
 
@@ -18,21 +17,10 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import log_in
-from tests.e2e.helpers import wait_live
+from tests.e2e.helpers import PASSWORD, ada_and_bo, wait_live
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "pw-for-tests-123"
-MAKE_GAME = """
-from tests.factories import make_league, make_user, started_game
-from tests.positions import editor_position
-a = make_user(sys.argv[1], display_name="Ada", password=sys.argv[2])
-b = make_user(sys.argv[1] + "b", display_name="Bo", password=sys.argv[2])
-# Ada (seat 0) to move, having drawn once, 20 melds on the table; Bo watches.
-game = started_game([a, b], league=make_league(a, members=[b]),
-                    state=editor_position(20, hand_size=10, players=2))
-print(game.pk)
-"""
 OFFLINE_TEXT = "Connection lost: reconnecting"
 
 
@@ -60,10 +48,9 @@ class Network:
 
 
 @pytest.fixture
-def game(django_snippet):
-    username = "ada" + uuid.uuid4().hex[:6]
-    game_id = int(django_snippet(MAKE_GAME, username, PASSWORD).strip().splitlines()[-1])
-    return username, game_id
+def game(server_env):
+    # Ada (seat 0) to move, having drawn once, 20 melds on the table; Bo watches.
+    return ada_and_bo(server_env, "editor_position", 20)
 
 
 def arranging(page, username, game_id, network):

@@ -21,13 +21,12 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     Page = expect = None
 
 from tests.e2e.conftest import WAIT_MS
-from tests.e2e.helpers import shot, wait_live
+from tests.e2e.helpers import SIGN_UP_PASSWORD, shot, submit_sign_up, wait_live
 
 pytestmark = pytest.mark.e2e
 
 LIVE = WAIT_MS  # how long another page may take to show a move (a busy machine)
 
-PASSWORD = "e2e-Carousel-pass-42"
 
 # The known deal (2 players: 53 cards). A (to move) holds 7H 8H 9H; the stock's first
 # cards are what A, then B, draw (R3.1: draws take the top card, stock[0]).
@@ -63,17 +62,12 @@ print(len(stock))
 
 def sign_up(page: Page, username, name):
     page.goto("/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_display_name", name)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.get_by_role("button", name="Sign up").tap()
+    submit_sign_up(page, username, name, f"{username}@example.com", SIGN_UP_PASSWORD)
     # Sign-up logs nobody in (its answer must not tell whether the address was new):
     # it lands on the log-in page with a "check your email" message.
     expect(page.get_by_text("Thank you for signing up!")).to_be_visible()
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", SIGN_UP_PASSWORD)
     page.get_by_role("button", name="Log in").tap()
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 

@@ -9,7 +9,6 @@ as a bot."""
 import os
 import signal
 import subprocess
-import uuid
 
 import pytest
 
@@ -18,16 +17,11 @@ try:
 except ImportError:  # `make test` (not e2e) runs without it; the browser fixture fails loudly
     expect = None
 
-from tests.e2e.conftest import ROOT, _python
-from tests.e2e.helpers import shot
+from tests.e2e.conftest import ROOT, _python, log_in
+from tests.e2e.helpers import PASSWORD, one_player, shot
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "pw-for-tests-123"
-MAKE_USER = """
-from tests.factories import make_user
-make_user(sys.argv[1], display_name="Pia", password=sys.argv[2])
-"""
 # The bot's pause is BOT_DELAY (2 to 6 s) per step, a draw and a meld or up to three
 # draws: its turn takes up to about 20 s.
 BOT_TURN = 40_000
@@ -51,15 +45,10 @@ def worker(server_env, tmp_path):
         proc.wait(timeout=20)
 
 
-def test_practice_against_a_bot_on_a_phone(phone, django_snippet, worker):
-    username = "pia" + uuid.uuid4().hex[:6]
-    django_snippet(MAKE_USER, username, PASSWORD)
+def test_practice_against_a_bot_on_a_phone(phone, server_env, worker):
+    username = one_player(server_env, "Pia")
     page = phone("pia")
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    log_in(page, username, PASSWORD)
 
     practice = page.locator("#practice")
     expect(practice).to_be_visible()

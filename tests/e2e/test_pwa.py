@@ -32,6 +32,7 @@ from tests.e2e.conftest import (
     Daphne,
     eventually,
     log_in,
+    phones,
     run_setup,
 )
 from tests.e2e.helpers import PASSWORD, no_sideways_scroll, shot
@@ -78,21 +79,7 @@ def server_down(own_server):
 @pytest.fixture
 def app_phone(browser, own_server, request):
     """``app_phone("pia", locale="en")`` -> a 360x740 page on this module's server."""
-    contexts = []
-    request.node.e2e_pages = {}
-
-    def make(name, locale="en"):
-        context = browser.new_context(base_url=own_server.base, locale=locale, **PHONE)
-        context.set_default_timeout(WAIT_MS)
-        context.set_default_navigation_timeout(WAIT_MS)
-        contexts.append(context)
-        page = context.new_page()
-        request.node.e2e_pages[name] = page
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
+    yield from phones(browser, own_server.base, request, probe=False)
 
 
 def controlled(page):

@@ -12,7 +12,6 @@ htmx's ws extension reconnects. The page's one socket carries the header's count
 (the table page opens no ``/ws/me/``): it names the count the page shows as well."""
 
 import re
-import uuid
 
 import pytest
 
@@ -22,21 +21,9 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import eventually, log_in
-from tests.e2e.helpers import shot, wait_live
+from tests.e2e.helpers import PASSWORD, ada_and_bo, shot, wait_live
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "pw-for-tests-123"
-MAKE_GAME = """
-from tests.factories import make_league, make_user, started_game
-from tests.positions import table_position
-a = make_user(sys.argv[1], display_name="Ada", password=sys.argv[2])
-b = make_user(sys.argv[1] + "b", display_name="Bo", password=sys.argv[2])
-# Bo (seat 1) to move, before his draw, with 12 melds on the table.
-position = table_position(12, players=2, hand_size=10, drawn=0, turn=1)
-game = started_game([a, b], league=make_league(a, members=[b]), state=position)
-print(game.pk)
-"""
 
 
 class Between:
@@ -90,9 +77,9 @@ def moves_of(url):
     return re.search(r"[?&]moves=([0-9]*)", url).group(1)
 
 
-def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, django_snippet):
-    username = "ada" + uuid.uuid4().hex[:6]
-    game_id = int(django_snippet(MAKE_GAME, username, PASSWORD).strip().splitlines()[-1])
+def test_a_reconnecting_table_is_sent_only_what_changed_while_away(phone, server_env):
+    # Bo (seat 1) to move, before his draw, with 12 melds on the table.
+    username, game_id = ada_and_bo(server_env, "table_position", 12, drawn=0, turn=1)
     page = phone("ada")
     between = Between()
     page.route_web_socket(re.compile(r".*/ws/games/.*"), between)

@@ -14,11 +14,10 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import PHONE, WAIT_MS
-from tests.e2e.helpers import shot
+from tests.e2e.helpers import SIGN_UP_PASSWORD, shot
 
 pytestmark = pytest.mark.e2e
 
-PASSWORD = "e2e-Carousel-pass-42"
 
 STORED = """
 from leagues.models import User
@@ -67,8 +66,8 @@ def test_sign_up_keeps_the_browsers_zone_and_language(device, django_snippet):
     page.fill("#id_username", username)
     page.fill("#id_display_name", "Ilze")
     page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
+    page.fill("#id_password1", SIGN_UP_PASSWORD)
+    page.fill("#id_password2", SIGN_UP_PASSWORD)
     page.locator("form.panel button[type=submit]").click()
     page.wait_for_url("**/accounts/login/**")
     assert stored(django_snippet, username) == ("lv", "Europe/Riga")
@@ -77,11 +76,11 @@ def test_sign_up_keeps_the_browsers_zone_and_language(device, django_snippet):
 def test_log_in_and_the_page_report_store_the_zone_and_settings_change_it(device, django_snippet):
     run = str(int(time.time() * 1000))[-8:]
     username = f"kaito{run}"
-    django_snippet(MAKE_PLAYER, username, PASSWORD)
+    django_snippet(MAKE_PLAYER, username, SIGN_UP_PASSWORD)
     page = device("Asia/Tokyo", "en-US")
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_password", SIGN_UP_PASSWORD)
     page.locator("form.panel button[type=submit]").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
     assert stored(django_snippet, username)[1] == "Asia/Tokyo"

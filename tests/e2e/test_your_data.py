@@ -3,7 +3,6 @@ screen and is reached from the footer; from the settings a player downloads thei
 and deletes their account with their password, and is logged out."""
 
 import json
-import uuid
 from pathlib import Path
 
 import pytest
@@ -14,15 +13,9 @@ except ImportError:  # `make test` (not e2e) runs without it; the browser fixtur
     expect = None
 
 from tests.e2e.conftest import log_in
-from tests.e2e.helpers import shot
+from tests.e2e.helpers import PASSWORD, one_player, shot
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "pw-for-tests-123"
-MAKE_PLAYER = """
-from tests.factories import make_user
-make_user(sys.argv[1], display_name="Ilze", password=sys.argv[2])
-"""
 
 
 @pytest.mark.parametrize("language", ["en", "lv", "et"])
@@ -38,9 +31,8 @@ def test_the_privacy_page_fits_a_phone_and_the_footer_links_it(phone, server, la
     shot(page, f"privacy-{language}", full_page=True)
 
 
-def test_a_player_downloads_their_data_then_deletes_their_account(phone, django_snippet):
-    username = "ilze" + uuid.uuid4().hex[:6]
-    django_snippet(MAKE_PLAYER, username, PASSWORD)
+def test_a_player_downloads_their_data_then_deletes_their_account(phone, server_env):
+    username = one_player(server_env, "Ilze")
     page = phone("ilze")
     log_in(page, username, PASSWORD)
     page.goto("/notifications/")
