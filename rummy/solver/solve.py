@@ -95,7 +95,7 @@ PROGRAM_SLICE = 0.06
 #: greedy search with these budgets (``arrange``: states a try, states in all), and no
 #: exact search; the count has taken its time already, and these are the solves of the
 #: slow tail
-PROGRAM_ARRANGE = (150, 500)
+PROGRAM_ARRANGE = (150, 250)
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
 #: (the four suit relaxations) takes about the default's whole tie-break, and on
