@@ -286,7 +286,7 @@ def _milp(
     stretched by the slowdown seen so far (``clock.wall_seconds``); a machine that gets
     busier during the call still cuts it short. So when HiGHS stops at its limit with
     CPU time left, it is asked again, stretched by the slowdown seen since: the work of
-    the call cut short is lost, but the answer does not depend on the neighbours'."""
+    the call cut short is lost, but the CPU time the solve gave it is used."""
     from scipy.optimize import milp
 
     options: dict[str, Any] = {"presolve": PRESOLVE}
@@ -300,8 +300,8 @@ def _milp(
         again = milp(
             cost, constraints=constraints, integrality=integrality, bounds=bounds, options=options
         )
-        if res is None or again.x is not None:
-            res = again
+        if res is None or res.x is None or (again.x is not None and again.fun <= res.fun):
+            res = again  # a call cut short again may have found less than the one before
         if deadline is None or res.status != 1 or clock.now() >= deadline:
             break
     return res
