@@ -57,6 +57,10 @@ from .position import Position
 #: (bench/solver_ilp.py), and here it makes full tables slower, not faster: off.
 PRESOLVE = False
 
+#: how many times HiGHS is asked while it stops at its wall-clock limit with CPU time
+#: left (``_milp``)
+MILP_TRIES = 3
+
 _loading: threading.Thread | None = None
 
 
@@ -188,7 +192,7 @@ def most_points(
     Written with numpy, not row by row: set up in a millisecond or two, so that the
     program is no slower to ask than a plain one."""
     import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.optimize import Bounds, LinearConstraint
     from scipy.sparse import csr_array, eye_array, hstack, vstack
 
     real = np.zeros(52)
@@ -250,19 +254,15 @@ def most_points(
     cost = np.concatenate([np.zeros(nx), -np.array(POINTS[:52], dtype=float), np.full(ne, -25.0)])
     lo = np.zeros(nx + 52 + ne)
     hi = np.concatenate([copies[chosen], hand, np.full(ne, float(jokers))])
-    options: dict[str, Any] = {"presolve": PRESOLVE}
-    if deadline is not None:
-        left = clock.wall_seconds(deadline)
-        if left <= 0:
-            return None
-        options["time_limit"] = left
-    res = milp(
+    res = _milp(
         cost,
-        constraints=LinearConstraint(matrix, np.concatenate(low), np.concatenate(high)),
-        integrality=np.ones(nx + 52 + ne),
-        bounds=Bounds(lo, hi),
-        options=options,
+        LinearConstraint(matrix, np.concatenate(low), np.concatenate(high)),
+        np.ones(nx + 52 + ne),
+        Bounds(lo, hi),
+        deadline,
     )
+    if res is None:
+        return None
     if res.status == 2:  # infeasible: no meld
         return Counted(0, (0,) * 52, 0, True)
     if res.x is None or res.status not in (0, 1):
@@ -276,6 +276,35 @@ def most_points(
     played_jokers = sum(wild) - table_jokers
     points = sum(POINTS[t] * n for t, n in enumerate(played)) + 25 * played_jokers
     return Counted(points, played, played_jokers, res.status == 0, melds, wild)
+
+
+def _milp(
+    cost: Any, constraints: Any, integrality: Any, bounds: Any, deadline: float | None
+) -> Any:
+    """scipy's ``milp`` (HiGHS) given the CPU time left before ``deadline`` (None when
+    none is left). HiGHS times itself by the wall clock, given the CPU time left
+    stretched by the slowdown seen so far (``clock.wall_seconds``); a machine that gets
+    busier during the call still cuts it short. So when HiGHS stops at its limit with
+    CPU time left, it is asked again, stretched by the slowdown seen since: the work of
+    the call cut short is lost, but the CPU time the solve gave it is used."""
+    from scipy.optimize import milp
+
+    options: dict[str, Any] = {"presolve": PRESOLVE}
+    res = None
+    for _try in range(MILP_TRIES):
+        if deadline is not None:
+            left = clock.wall_seconds(deadline)
+            if left <= 0:
+                break
+            options["time_limit"] = left
+        again = milp(
+            cost, constraints=constraints, integrality=integrality, bounds=bounds, options=options
+        )
+        if res is None or res.x is None or (again.x is not None and again.fun <= res.fun):
+            res = again  # a call cut short again may have found less than the one before
+        if deadline is None or res.status != 1 or clock.now() >= deadline:
+            break
+    return res
 
 
 _HOLDS: list[Any] = []
@@ -338,24 +367,18 @@ class _Model:
         """(the table, the cards the model counts kept, whether HiGHS proved that the
         most), or None when it found nothing in time."""
         import numpy as np
-        from scipy.optimize import Bounds, LinearConstraint, milp
+        from scipy.optimize import Bounds, LinearConstraint
 
         lp = _Program()
         self._write(lp, slots)
-        options: dict[str, Any] = {"presolve": PRESOLVE}
-        if deadline is not None:
-            left = clock.wall_seconds(deadline)
-            if left <= 0:
-                return None
-            options["time_limit"] = left
-        res = milp(
+        res = _milp(
             np.array(lp.cost),
-            constraints=LinearConstraint(lp.matrix(), lp.low, lp.high),
-            integrality=np.array(lp.integral),
-            bounds=Bounds(np.array(lp.lo), np.array(lp.hi)),
-            options=options,
+            LinearConstraint(lp.matrix(), lp.low, lp.high),
+            np.array(lp.integral),
+            Bounds(np.array(lp.lo), np.array(lp.hi)),
+            deadline,
         )
-        if res.x is None or res.status not in (0, 1):
+        if res is None or res.x is None or res.status not in (0, 1):
             return None
         values = [round(v) for v in res.x]
         chosen = {key: v for (kind, key), v in zip(lp.cols, values, strict=True) if v > 0}

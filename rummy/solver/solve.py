@@ -22,9 +22,10 @@ bound is weak, and the search must exhaust its states to prove the optimum: its 
 then ranges from milliseconds to most of a second. The integer program
 (``program.most_points``, HiGHS) has no such tail on those positions, but a set-up
 cost that the quick search beats wherever it succeeds, and a tail of its own elsewhere.
-So on any table not empty the quick search gets fewer states (``QUICK_FIRST``), then
-the program a slice of the time (``PROGRAM_SLICE``); what it proves is replayed as the
-search's result and checked by the engine; cut short, or when its melds do not replay,
+So on any table not empty, and on an empty one with a big hand (``_program_first``),
+the quick search gets fewer states (``QUICK_FIRST``), then the program a slice of the
+time (``PROGRAM_SLICE``); what it proves is replayed as the search's result and
+checked by the engine; cut short, or when its melds do not replay,
 the search goes on, asking first for the points the program found (proven, they need
 no further search). The other ways tried were slower at the tail: the plain program's
 model (every meld a column, freed jokers apart) is as fast as ours at the median and
@@ -88,6 +89,9 @@ TIE_BREAK = 0.005
 #: alone costs about the default's whole tie-break, so the default keeps to the
 #: searches); hints and the proof qualify
 PROGRAM_FROM = 0.05
+#: the hand from which a count the search did not find at once goes to the program
+#: first on an empty table too (``_program_first``)
+EMPTY_TABLE_HAND = 15
 #: the CPU seconds the integer program may take to settle a count the search did not
 #: find at once, before the search goes on instead (from the points the program found)
 PROGRAM_SLICE = 0.06
@@ -95,7 +99,7 @@ PROGRAM_SLICE = 0.06
 #: greedy search with these budgets (``arrange``: states a try, states in all), and no
 #: exact search; the count has taken its time already, and these are the solves of the
 #: slow tail
-PROGRAM_ARRANGE = (150, 500)
+PROGRAM_ARRANGE = (150, 250)
 #: a tie-break shorter than ``SHORT`` (the default's) runs the exact search only on
 #: tables of fewer cards than ``SHORT_SEARCH_BELOW``: on bigger ones its set-up alone
 #: (the four suit relaxations) takes about the default's whole tie-break, and on
@@ -282,10 +286,11 @@ def _solve(
 
 def _program_first(pos: Position) -> bool:
     """Whether a count the search did not find at once goes to the program first: on
-    every table not empty. On an empty table the search has few states and finishes in
-    a few milliseconds even so, sooner than the program is set up and solved; on any
-    other its exhaustive last step has a tail that the program's lacks."""
-    return pos.table_cards > 0
+    every table not empty, and on an empty one with a hand of ``EMPTY_TABLE_HAND``
+    cards or more. With a smaller hand on an empty table the search has few states and
+    finishes in a few milliseconds even so, sooner than the program is set up and
+    solved; otherwise its exhaustive last step has a tail that the program's lacks."""
+    return pos.table_cards > 0 or len(pos.hand) >= EMPTY_TABLE_HAND
 
 
 def _from_program(

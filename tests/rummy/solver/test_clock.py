@@ -110,3 +110,26 @@ def test_the_clock_is_the_threads_cpu_time_and_infinite_past_the_ceiling(monkeyp
         wall[0] = 102.5
         assert clock.now() == math.inf
     assert clock.now() < math.inf  # the ceiling holds only inside
+
+
+def test_highs_cut_short_with_cpu_time_left_is_asked_again(monkeypatch):
+    # HiGHS times itself by the wall clock, so a machine that gets busy during its call
+    # cuts it short while the solve still has CPU time (simulated: its first call gets a
+    # limit it cannot work within). It is asked again, and proves the count as calm.
+    import scipy.optimize
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    calm = program.most_points(pos)
+    assert calm is not None and calm.proven
+    real, calls = scipy.optimize.milp, []
+
+    def cut_once(*args, **kw):
+        calls.append(kw["options"].get("time_limit"))
+        if len(calls) == 1:
+            kw["options"] = {**kw["options"], "time_limit": 1e-9}
+        return real(*args, **kw)
+
+    monkeypatch.setattr(scipy.optimize, "milp", cut_once)
+    loaded = program.most_points(pos, deadline=clock.now() + HINT_SECONDS)
+    assert len(calls) == 2
+    assert loaded is not None and loaded.proven and loaded.points == calm.points
