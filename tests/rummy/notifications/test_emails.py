@@ -283,32 +283,40 @@ def test_the_clock_sends_reminders_and_still_counts_timeouts():
     assert len(mail.outbox) == 1 and "Reminder" in mail.outbox[0].subject
 
 
+def _at_once(work, threads=4):
+    """Run ``work`` in ``threads`` threads released together, as that many clock
+    processes would; the errors they raised."""
+    from django.db import connections
+
+    barrier = threading.Barrier(threads)
+    errors = []
+
+    def run():
+        try:
+            barrier.wait(timeout=10)
+            work()
+        except Exception as error:  # reported by the caller
+            errors.append(error)
+            barrier.abort()
+        finally:
+            connections.close_all()
+
+    running = [threading.Thread(target=run) for _ in range(threads)]
+    for t in running:
+        t.start()
+    for t in running:
+        t.join()
+    return errors
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_clock_processes_never_send_one_reminder_twice(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     alice, bob = verified(), verified()
     game = game_between(alice, bob)
     mail.outbox.clear()
-    barrier = threading.Barrier(4)
-    errors = []
-
-    def run():
-        from django.db import connections
-
-        barrier.wait()
-        try:
-            emails.send_due_reminders()
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connections.close_all()
-
     with time_machine.travel(game.turn_deadline - datetime.timedelta(hours=1)):
-        threads = [threading.Thread(target=run) for _ in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        errors = _at_once(emails.send_due_reminders)
     assert errors == []
     reminders = [m for m in mail.outbox if "Reminder" in m.subject]
     assert len(reminders) == 1
@@ -321,26 +329,7 @@ def test_four_passes_at_once_send_one_your_move_email(settings):
     alice, bob = verified(), verified()
     game_between(alice, bob)
     mail.outbox.clear()
-    barrier = threading.Barrier(4)
-    errors = []
-
-    def run():
-        from django.db import connections
-
-        try:
-            barrier.wait(timeout=10)
-            emails.clock_pass()
-        except Exception as error:  # reported below
-            errors.append(error)
-            barrier.abort()
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    errors = _at_once(emails.clock_pass)
     assert errors == []
     assert len(sent_to(alice)) == 1
     assert Notice.objects.get(kind=Notice.Kind.YOUR_MOVE).sent_at is not None
