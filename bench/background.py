@@ -323,34 +323,15 @@ def part_emails(args, workdir):
 
     from django.utils import timezone
 
-    from leagues.models import League, Membership, User
-    from rummy import play
     from rummy.models import Game, Notice
 
     clear_queue()
-    owner = User.objects.create_user(username="bg-owner", email="o@example.com", password=None)
-    league = League.objects.create(name="Bench", slug="bench-bg")
     start = timezone.now() + datetime.timedelta(seconds=args.warm_up)
     ids = []
-    for i in range(args.league_games):
-        pair = [
-            User.objects.create_user(
-                username=f"bg-mail-{i}-{n}",
-                email=f"m{i}-{n}@example.com",
-                password=None,
-                email_verified=True,
-            )
-            for n in range(2)
-        ]
-        Membership.objects.bulk_create(
-            [Membership(league=league, user=u, role=Membership.Role.MEMBER) for u in pair]
-        )
-        game = play.open_table(league, pair[0], max_seats=2)
-        play.take_seat(game.pk, pair[1])
+    for i, game in enumerate(league_games(args.league_games, "mail")):
         due = start + datetime.timedelta(seconds=args.duration * i / args.league_games)
         Game.objects.filter(pk=game.pk).update(turn_deadline=due)
         ids.append(game.pk)
-    del owner
     workers = start_workers(args.workers, workdir, "emails", args.threads)
     time.sleep(args.warm_up + args.duration + 2 * args.clock_interval)
     stop_workers(workers)
@@ -373,13 +354,19 @@ def part_emails(args, workdir):
 
 
 def league_turns(count, tag):
+    """The players to move in ``count`` two-player league games (``league_games``): each
+    has one "your move" to tell."""
+    return [game.to_move for game in league_games(count, tag)]
+
+
+def league_games(count, tag):
     """``count`` two-player league games, each awaiting the move of a player who is away
-    (no page open, no move of their own yet): each has one "your move" to tell."""
+    (no page open, no move of their own yet)."""
     from leagues.models import League, Membership, User
     from rummy import play
 
     league = League.objects.create(name=f"Bench {tag}", slug=f"bench-{tag}")
-    to_tell = []
+    games = []
     for i in range(count):
         pair = [
             User.objects.create_user(
@@ -396,8 +383,8 @@ def league_turns(count, tag):
         game = play.open_table(league, pair[0], max_seats=2)
         play.take_seat(game.pk, pair[1])
         game.refresh_from_db()
-        to_tell.append(game.to_move)
-    return to_tell
+        games.append(game)
+    return games
 
 
 def timed_pass(args, run):
