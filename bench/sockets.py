@@ -119,27 +119,25 @@ async def measure(args, server, sockets):
 
 
 def report(rows):
-    (_, mib0, redis0, cpu0), (count, mib, redis, cpu) = rows[0], rows[-1]
-    line = (
-        f"sockets: per open socket, from 0 to {count}: worker memory "
-        f"{1024 * (mib - mib0) / count:.1f} KiB"
-    )
-    if redis is not None:
-        line += f", Redis {1024 * (redis - redis0) / count:.2f} KiB"
-    line += f", idle CPU {1e6 * (cpu - cpu0) / count:.1f} us per second"
-    print(line)
+    print(per_socket(rows[0], rows[-1]))
     if len(rows) > 2:
         # Without the first step, which also pays the worker's warm-up (first renders,
         # the connection pool, caches filled once).
-        (first, mib1, redis1, cpu1) = rows[1]
-        line = (
-            f"sockets: per open socket, from {first} to {count}: worker memory "
-            f"{1024 * (mib - mib1) / (count - first):.1f} KiB"
-        )
-        if redis is not None:
-            line += f", Redis {1024 * (redis - redis1) / (count - first):.2f} KiB"
-        line += f", idle CPU {1e6 * (cpu - cpu1) / (count - first):.1f} us per second"
-        print(line)
+        print(per_socket(rows[1], rows[-1]))
+
+
+def per_socket(start, end):
+    """What one open socket costs between two steps (count, worker MiB, Redis MiB or
+    None, idle CPU s/s), as a line."""
+    (first, mib0, redis0, cpu0), (count, mib, redis, cpu) = start, end
+    sockets = count - first
+    line = (
+        f"sockets: per open socket, from {first} to {count}: worker memory "
+        f"{1024 * (mib - mib0) / sockets:.1f} KiB"
+    )
+    if redis is not None:
+        line += f", Redis {1024 * (redis - redis0) / sockets:.2f} KiB"
+    return line + f", idle CPU {1e6 * (cpu - cpu0) / sockets:.1f} us per second"
 
 
 def main(argv=None):
