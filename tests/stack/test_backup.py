@@ -75,14 +75,7 @@ def test_a_restored_site_replays_and_a_player_continues(empty_database, tmp_path
     try:
         made = manage(site, "backup", str(tmp_path / "backup"))
         assert made.returncode == 0, made.stderr
-        player.server = original
-        status, page = player.post(
-            f"/games/{running.pk}/act/",
-            {"action": "draw", "version": running.version},
-            headers={"HX-Request": "true"},
-        )
-        assert status == 200, page[:500]
-        assert version_of(page) == running.version + 1
+        _draws_at_the_backups_version(player, original, running)
     finally:
         stop([original])
 
@@ -105,15 +98,20 @@ def test_a_restored_site_replays_and_a_player_continues(empty_database, tmp_path
     (tmp_path / "restored-site").mkdir()
     (server,) = start_servers(1, restored, tmp_path / "restored-site")
     try:
-        player.server = server
-        status, page = player.post(
-            f"/games/{running.pk}/act/",
-            {"action": "draw", "version": running.version},
-            headers={"HX-Request": "true"},
-        )
-        assert status == 200, page[:500]
-        assert version_of(page) == running.version + 1
+        _draws_at_the_backups_version(player, server, running)
     finally:
         stop([server])
     # The original site kept its own move; the restored one made its own, apart.
     assert Game.objects.get(pk=running.pk).version == running.version + 1
+
+
+def _draws_at_the_backups_version(player, server, game):
+    """``player`` draws in ``game`` on ``server``, at the version the backup holds."""
+    player.server = server
+    status, page = player.post(
+        f"/games/{game.pk}/act/",
+        {"action": "draw", "version": game.version},
+        headers={"HX-Request": "true"},
+    )
+    assert status == 200, page[:500]
+    assert version_of(page) == game.version + 1
