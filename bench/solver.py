@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tie-break", type=float, default=TIE_BREAK, help="seconds (default: solve's)")
     ap.add_argument("--memory", action="store_true", help="tracemalloc's peak, a second pass")
     args = ap.parse_args(argv)
-    program.load()  # a first solve would otherwise go on without it while scipy loads
+    program.load()  # a first solve would otherwise go on without it while HiGHS loads
     best_played(sized_position(random.Random(0), 0, 5)[2])  # HiGHS's own first call
     # what is loaded by now stays: a full collection that lands in a solve then looks at
     # what the run made since, not at the whole heap (about 10 ms on this machine),

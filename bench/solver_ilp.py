@@ -18,16 +18,16 @@ x[T]``), keeping the cards ``i`` shares with ``T`` (real cards by card, jokers b
 declaration; at most as many kept jokers declared ``X`` as jokers declared ``X`` at the
 end). It maximises the cards kept; moved is the table's cards less that.
 
-scipy (``scipy.optimize.milp``, HiGHS) is a dev-only dependency: the proof
-(``bench/solver_proof.py``) and the tests use it, the site does not.
+HiGHS (``highspy``) is asked here through its own few lines (``_milp``), apart from
+the solver's.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+import highspy
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
 
 from rummy.engine.cards import JOKER_PCODE, POINTS
 from rummy.solver import Position
@@ -115,20 +115,11 @@ def _solve(pos: Position, keep_jokers: bool, tie_break: bool) -> tuple[int, int]
     rows.append(some)
     lb.append(1)
     ub.append(np.inf)
-    # HiGHS's presolve (scipy 1.15.3) answered two of 7,000 proof positions wrongly: a
-    # "optimal" x with melds used -1 times (outside its bounds), and an optimum below an
-    # arrangement the engine accepts; without it both agree with the solver.
-    res = milp(
-        c,
-        constraints=LinearConstraint(np.array(rows), lb, ub),
-        integrality=np.ones(nx),
-        bounds=Bounds(lo, hi),
-        options={"presolve": False},
-    )
-    if res.status == 2:  # infeasible: no meld
+    status, x, fun = _milp(c, np.array(rows), lb, ub, lo, hi)
+    if status == highspy.HighsModelStatus.kInfeasible:  # no meld
         return 0, 0
-    _check(res, lo, hi)
-    played = round(-res.fun)
+    _check(status, x, lo, hi)
+    played = round(-fun)
     if not tie_break or not pos.table:
         return played, 0
     # the second program: points played fixed, the most table cards kept in their melds
@@ -191,19 +182,42 @@ def _solve(pos: Position, keep_jokers: bool, tie_break: bool) -> tuple[int, int]
             row[F + t] = 1
             row[J + t] = -1
             add(row, -np.inf, kept[t])
-    res2 = milp(
-        c2,
-        constraints=LinearConstraint(np.array(rows2), lb2, ub2),
-        integrality=np.ones(nv),
-        bounds=Bounds(lo2, hi2),
-        options={"presolve": False},
-    )
-    _check(res2, lo2, hi2)
-    return played, pos.table_cards - round(-res2.fun)
+    status, x, fun = _milp(c2, np.array(rows2), lb2, ub2, lo2, hi2)
+    _check(status, x, lo2, hi2)
+    return played, pos.table_cards - round(-fun)
 
 
-def _check(res, lo, hi):
-    if res.status != 0:
-        raise RuntimeError(f"HiGHS did not finish: {res.message}")
-    if np.any(res.x < lo - 1e-6) or np.any(res.x > hi + 1e-6):
+def _milp(c, rows, lb, ub, lo, hi):
+    """Minimise ``c`` x over integer x within [lo, hi], lb <= rows x <= ub: (HiGHS's
+    model status, x, the minimum)."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    # HiGHS's presolve (the one in scipy 1.15.3) answered two of 7,000 proof positions
+    # wrongly: an "optimal" x with melds used -1 times (outside its bounds), and an
+    # optimum below an arrangement the engine accepts; without it both agree with the
+    # solver
+    h.setOptionValue("presolve", "off")
+    h.setOptionValue("threads", 1)  # as the solver's: one thread, timed by its CPU time
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = len(c), len(rows)
+    lp.col_cost_ = np.asarray(c, dtype=float)
+    lp.col_lower_, lp.col_upper_ = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    lp.row_lower_, lp.row_upper_ = np.asarray(lb, dtype=float), np.asarray(ub, dtype=float)
+    cols, at = np.nonzero(rows.T)  # column by column
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.searchsorted(cols, np.arange(len(c) + 1))
+    lp.a_matrix_.index_ = at
+    lp.a_matrix_.value_ = rows[at, cols]
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * len(c)
+    h.passModel(lp)
+    h.run()
+    solution = h.getSolution()
+    x = np.array(solution.col_value) if solution.value_valid else None
+    return h.getModelStatus(), x, h.getInfo().objective_function_value
+
+
+def _check(status, x, lo, hi):
+    if status != highspy.HighsModelStatus.kOptimal:
+        raise RuntimeError(f"HiGHS did not finish: {status}")
+    if np.any(x < lo - 1e-6) or np.any(x > hi + 1e-6):
         raise RuntimeError("HiGHS answered outside the variables' bounds.")

@@ -83,7 +83,7 @@ def _chunk(args: tuple[int, int, int, float]) -> list[Row]:
     """Rows: (index, played, theirs, moved, their moved, moved proven, seconds, table
     cards, hand size)."""
     seed, start, count, tie_break = args
-    program.load()  # at once: a first solve would otherwise go on while scipy loads
+    program.load()  # at once: a first solve would otherwise go on while HiGHS loads
     out = []
     for i, (state, seat, pos) in enumerate(positions(seed * 1_000_003 + start, count)):
         mine, theirs, moved, their_moved, sure, secs = check(state, seat, pos, tie_break)

@@ -3,7 +3,7 @@ counts the solve's own work and not its neighbours' (on a busy machine a wall-cl
 limit cuts solves short and their answers come back worse).
 
 Every deadline in the solver is an instant of ``now()``. A solve runs in one thread
-(HiGHS, through scipy, works in the calling thread too), so its thread's CPU time is
+(HiGHS works in the calling thread too), so its thread's CPU time is
 the solve's; a server's worker threads each count their own. Wall-clock time is only a
 last guard: while a solve holds a ``ceiling`` (a ``time.perf_counter`` instant), once
 it is past ``now()`` reads infinity, and so every deadline is past at once.
@@ -52,19 +52,12 @@ def ceiling(seconds: float) -> Iterator[None]:
         _local.ceiling = outer
 
 
-def wall_seconds(deadline: float) -> float:
-    """The wall-clock seconds to give a library that times itself by the wall clock
-    (HiGHS) for the CPU time left before ``deadline``: stretched by how much slower than
-    the CPU the wall clock has run so far in this solve (a busy machine), never past
-    the ceiling."""
-    left = deadline - now()
+def wall_left() -> float:
+    """The wall-clock seconds left before this thread's ceiling (infinity without one):
+    the time limit for a library that keeps its own time by the wall clock (HiGHS),
+    whose CPU time the solver's clock checks itself."""
     held = getattr(_local, "ceiling", None)
-    if held is None or left <= 0:
-        return left
+    if held is None:
+        return math.inf
     end: float = held[0]
-    wall0: float = held[1][0]
-    cpu0: float = held[1][1]
-    spent_cpu, spent_wall = cpu() - cpu0, wall() - wall0
-    if spent_cpu > 0.001:
-        left *= max(1.0, spent_wall / spent_cpu)
-    return min(left, end - wall())
+    return max(0.0, end - wall())

@@ -5,7 +5,7 @@ Why an integer program here and a search for the count: the count search is fast
 every table, but the exact search for the fewest moved (``fewest``)
 grows about twentyfold with each card moved and does not finish on big tables within a
 hint's time. With the points fixed, the tie-break is an assignment problem that HiGHS
-(scipy's ``milp``) proves in a few tens of milliseconds on most full tables.
+(``highspy``) proves in a few tens of milliseconds on most full tables.
 
 The model. A *meld* ``k`` is a run (R4.3: a suit, 3 to 13 positions, the ace low or
 high) or a group (R4.2: a rank, 3 or 4 suits) that the cards to be had can fill (real
@@ -54,26 +54,23 @@ from . import clock
 from .position import Position
 
 #: HiGHS's presolve gave two wrong "optimal" answers in 7,000 of the proof's positions
-#: (bench/solver_ilp.py), and here it makes full tables slower, not faster: off.
+#: (an older HiGHS, bench/solver_ilp.py), and here it makes full tables slower, not
+#: faster: off.
 PRESOLVE = False
-
-#: how many times HiGHS is asked while it stops at its wall-clock limit with CPU time
-#: left (``_milp``)
-MILP_TRIES = 3
 
 _loading: threading.Thread | None = None
 
 
 def ready() -> bool:
-    """Whether scipy's solver is imported. The first call starts its import in the
-    background and says no: the import takes about half a second, more than a hint's
-    whole time, so the solve that asked uses the searches and the next ones the
+    """Whether HiGHS (``highspy``) is imported. The first call starts its import in the
+    background and says no: the import takes about a quarter of a second, half a
+    hint's whole time, so the solve that asked uses the searches and the next ones the
     program. The proof and the tests call ``load`` instead."""
     global _loading
-    if "scipy.optimize" in sys.modules and _loading is None:
+    if "highspy" in sys.modules and _loading is None:
         return True
     if _loading is None:
-        _loading = threading.Thread(target=load, name="load-scipy", daemon=True)
+        _loading = threading.Thread(target=load, name="load-highs", daemon=True)
         _loading.start()
         return False
     return not _loading.is_alive()
@@ -81,8 +78,8 @@ def ready() -> bool:
 
 def load() -> None:
     """Import what the program needs (now, in this thread)."""
-    import scipy.optimize
-    import scipy.sparse  # noqa: F401
+    import highspy  # noqa: F401
+    import numpy  # noqa: F401
 
 
 Table = list[list[Card]]
@@ -168,7 +165,9 @@ class Counted:
     (``points``, 0 when no meld exists), the hand's real cards it plays (``played[t]``
     copies of pcode ``t``), its hand jokers played, the melds at the end (each meld's
     cards by pcode, and its copies) and the jokers declared as each card at the end;
-    ``proven`` when HiGHS proved that the most."""
+    ``proven`` when HiGHS proved that the most. ``most``: the most points any meld can
+    play as far as HiGHS proved it: ``points`` when proven; cut short, its bound, or
+    None when it had none yet."""
 
     points: int
     played: tuple[int, ...]
@@ -176,14 +175,21 @@ class Counted:
     proven: bool
     melds: tuple[tuple[tuple[int, ...], int], ...] = ()
     declared: tuple[int, ...] = (0,) * 52
+    most: int | None = None
 
 
 def most_points(
-    pos: Position, keep: Sequence[Card] = (), deadline: float | None = None
+    pos: Position,
+    keep: Sequence[Card] = (),
+    deadline: float | None = None,
+    enough: Enough | None = None,
 ) -> Counted | None:
     """The count (R7.1) as an integer program: the most points of hand cards the meld
-    can play, and which cards play them; None when HiGHS was cut short before it found
-    any meld (or past ``deadline``, an instant of ``clock.now()``, before it started).
+    can play, and which cards play them. Cut short before it found any meld, the
+    points are 0, not proven, with the bound it proved (``Counted.most``); None past
+    ``deadline`` (an instant of ``clock.now()``) before it started. ``enough``: asked
+    as HiGHS goes (``_highs``) with the points found and the bound so far; True stops it
+    there, not proven.
 
     The columns: ``x[k]`` copies of meld ``k`` (only those the cards to be had can fill:
     a copy needs each of its cards once more, a real one or a joker), ``u[t]`` real
@@ -192,8 +198,6 @@ def most_points(
     Written with numpy, not row by row: set up in a millisecond or two, so that the
     program is no slower to ask than a plain one."""
     import numpy as np
-    from scipy.optimize import Bounds, LinearConstraint
-    from scipy.sparse import csr_array, eye_array, hstack, vstack
 
     real = np.zeros(52)
     declared = np.zeros(52)
@@ -221,52 +225,63 @@ def most_points(
     for copy in range(1, 2 * pos.decks + 1):  # two real copies and two jokers at most
         copies += holds @ np.maximum(0, copy - avail) <= jokers
     chosen = np.flatnonzero(copies)
-    ax = csr_array(holds[chosen].T)  # card t held by meld k
+    ax = holds[chosen].T  # card t held by meld k
     if np.any((real > 0) & (ax.sum(axis=1) == 0)):
         return None  # a table card no meld could hold: not a position the engine made
     nx = len(chosen)
     ne = 52 if jokers else 0
     inf = float("inf")
-    eye = eye_array(52, format="csr")
+    eye = np.eye(52)
     # every card's places are filled: the copies holding t, less u[t] and e[t], are the
     # real t on the table (R5.2 b, c)
-    blocks = [[ax, -eye] + ([-eye] if ne else [])]
+    blocks = [np.hstack([ax, -eye] + ([-eye] if ne else []))]
     low, high = [real], [real]
     if ne:
         # R5.2 d: K[t] - e[t] jokers freed need as many real t at the end
         rows = np.flatnonzero(declared)
         pick = eye[rows]
-        blocks.append([csr_array((len(rows), nx)), pick, pick])
+        blocks.append(np.hstack([np.zeros((len(rows), nx)), pick, pick]))
         low.append(declared[rows] - real[rows])
         high.append(np.full(len(rows), inf))
         # the table's jokers stay in play; the hand's may be played
-        blocks.append([csr_array((1, nx)), csr_array((1, 52)), csr_array(np.ones((1, 52)))])
+        blocks.append(np.concatenate([np.zeros(nx + 52), np.ones(52)])[None, :])
         low.append(np.array([table_jokers]))
         high.append(np.array([jokers]))
     # R5.2 a: at least one hand card (a hand joker is one: e beyond the table's jokers)
-    blocks.append(
-        [csr_array((1, nx)), csr_array(np.ones((1, 52)))]
-        + ([csr_array(np.ones((1, 52)))] if ne else [])
-    )
+    blocks.append(np.concatenate([np.zeros(nx), np.ones(52 + ne)])[None, :])
     low.append(np.array([1 + table_jokers]))
     high.append(np.array([inf]))
-    matrix = vstack([hstack(row, format="csr") for row in blocks], format="csr")
+    matrix = np.vstack(blocks)
     cost = np.concatenate([np.zeros(nx), -np.array(POINTS[:52], dtype=float), np.full(ne, -25.0)])
     lo = np.zeros(nx + 52 + ne)
     hi = np.concatenate([copies[chosen], hand, np.full(ne, float(jokers))])
-    res = _milp(
+    rows_of, cols_of = np.nonzero(matrix)
+    # the objective counts the table's jokers at 25 each (every one stays in play)
+    offset = 25 * table_jokers
+    asked = None
+    if enough is not None:
+
+        def asked(found: int | None, bound: int | None) -> bool:
+            return enough(
+                None if found is None else found - offset, None if bound is None else bound - offset
+            )
+
+    res = _highs(
         cost,
-        LinearConstraint(matrix, np.concatenate(low), np.concatenate(high)),
-        np.ones(nx + 52 + ne),
-        Bounds(lo, hi),
+        (rows_of, cols_of, matrix[rows_of, cols_of]),
+        (np.concatenate(low), np.concatenate(high)),
+        (lo, hi),
+        np.ones(nx + 52 + ne, dtype=bool),
         deadline,
+        asked,
     )
     if res is None:
         return None
-    if res.status == 2:  # infeasible: no meld
+    if res.status == INFEASIBLE:  # no meld
         return Counted(0, (0,) * 52, 0, True)
-    if res.x is None or res.status not in (0, 1):
-        return None
+    most = None if res.bound is None else res.bound - offset
+    if res.x is None:
+        return Counted(0, (0,) * 52, 0, False, most=most)
     values = np.rint(res.x).astype(int)
     if np.any(values < lo - 0.5) or np.any(values > hi + 0.5):
         return None  # outside its bounds (see PRESOLVE): not trusted
@@ -275,36 +290,115 @@ def most_points(
     melds = tuple((TEMPLATES[k], int(v)) for k, v in zip(chosen, values[:nx], strict=True) if v)
     played_jokers = sum(wild) - table_jokers
     points = sum(POINTS[t] * n for t, n in enumerate(played)) + 25 * played_jokers
-    return Counted(points, played, played_jokers, res.status == 0, melds, wild)
+    # stopped where what it found meets its bound, that is proven too
+    proven = res.status == OPTIMAL or (most is not None and points >= most)
+    return Counted(points, played, played_jokers, proven, melds, wild, points if proven else most)
 
 
-def _milp(
-    cost: Any, constraints: Any, integrality: Any, bounds: Any, deadline: float | None
-) -> Any:
-    """scipy's ``milp`` (HiGHS) given the CPU time left before ``deadline`` (None when
-    none is left). HiGHS times itself by the wall clock, given the CPU time left
-    stretched by the slowdown seen so far (``clock.wall_seconds``); a machine that gets
-    busier during the call still cuts it short. So when HiGHS stops at its limit with
-    CPU time left, it is asked again, stretched by the slowdown seen since: the work of
-    the call cut short is lost, but the CPU time the solve gave it is used."""
-    from scipy.optimize import milp
+#: what HiGHS ended with (``Solved.status``)
+OPTIMAL, INFEASIBLE, CUT = "optimal", "infeasible", "cut"
+#: asked as HiGHS goes with the objective's best found and its bound so far (both
+#: maximised, whole numbers; None while it has none); True stops it there
+Enough = Callable[[int | None, int | None], bool]
 
-    options: dict[str, Any] = {"presolve": PRESOLVE}
-    res = None
-    for _try in range(MILP_TRIES):
-        if deadline is not None:
-            left = clock.wall_seconds(deadline)
-            if left <= 0:
-                break
-            options["time_limit"] = left
-        again = milp(
-            cost, constraints=constraints, integrality=integrality, bounds=bounds, options=options
-        )
-        if res is None or res.x is None or (again.x is not None and again.fun <= res.fun):
-            res = again  # a call cut short again may have found less than the one before
-        if deadline is None or res.status != 1 or clock.now() >= deadline:
-            break
-    return res
+
+@dataclass(frozen=True)
+class Solved:
+    """What HiGHS ended with: ``status``, the best ``x`` found (None if none), its
+    objective maximised (``found``, the negated cost) and the bound it proved on that
+    (``bound``: ``found`` when optimal; None when it had none)."""
+
+    status: str
+    x: Any
+    found: int | None
+    bound: int | None
+
+
+def _highs(
+    cost: Any,
+    entries: tuple[Any, Any, Any],
+    rows: tuple[Any, Any],
+    cols: tuple[Any, Any],
+    integral: Any,
+    deadline: float | None,
+    enough: Enough | None = None,
+) -> Solved | None:
+    """Minimise ``cost`` over integer (where ``integral``) columns within ``cols``
+    (lower, upper), the rows' sums (``entries``: row, column, value) within ``rows``;
+    the cost is a whole number at every integer point, which the bounds use. None when
+    ``deadline`` (an instant of ``clock.now()``) is past before it starts, or HiGHS
+    ends some other way.
+
+    HiGHS runs in this thread and asks at its interrupt points whether to go on: past
+    ``deadline`` it stops (the solve's CPU time: ``clock``, so that a busy machine does
+    not cut it short), and so it does when ``enough`` says so. Its own time limit is
+    only the wall-clock ceiling, the last guard."""
+    import highspy
+    import numpy as np
+
+    if deadline is not None and clock.now() >= deadline:
+        return None
+    row, col, value = entries
+    n = len(cost)
+    # column-wise, duplicates summed (as HiGHS takes them)
+    height = len(rows[0]) + 1
+    key, place = np.unique(np.asarray(col) * height + np.asarray(row), return_inverse=True)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = len(rows[0])
+    lp.col_cost_ = np.asarray(cost, dtype=float)
+    lp.col_lower_, lp.col_upper_ = (np.asarray(b, dtype=float) for b in cols)
+    lp.row_lower_, lp.row_upper_ = (np.asarray(b, dtype=float) for b in rows)
+    matrix: Any = lp.a_matrix_  # (its stubs take floats for the positions)
+    matrix.format_ = highspy.MatrixFormat.kColwise
+    matrix.start_ = np.searchsorted(key // height, np.arange(n + 1))
+    matrix.index_ = key % height
+    matrix.value_ = np.bincount(place, weights=np.asarray(value, dtype=float))
+    kinds = highspy.HighsVarType
+    lp.integrality_ = [kinds.kInteger if i else kinds.kContinuous for i in integral]
+    # the compiled class, not ``highspy.Highs``: that one sets up its callbacks before
+    # its output can be turned off, which prints HiGHS's banner to the server's log
+    h: Any = highspy._core._Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("presolve", "on" if PRESOLVE else "off")
+    # in this thread only: its CPU time is the solve's (``clock``), and a server's
+    # other requests keep the other cores
+    h.setOptionValue("threads", 1)
+    # these programs are small and mostly settled at the root: there the feasibility
+    # jump heuristic and the symmetry search cost more than they save (about half the
+    # median: docs/benchmarks.md)
+    h.setOptionValue("mip_heuristic_run_feasibility_jump", False)
+    h.setOptionValue("mip_detect_symmetry", False)
+    h.setOptionValue("time_limit", clock.wall_left())
+    h.passModel(lp)
+
+    def whole(objective: float) -> int | None:
+        if not np.isfinite(objective):
+            return None
+        return int(np.floor(-objective + 1e-6))  # maximised; whole, within tolerance
+
+    def go_on(kind: Any, message: str, out: Any, into: Any, data: Any) -> None:
+        if deadline is not None and clock.now() >= deadline:
+            into.user_interrupt = True
+        elif enough is not None:
+            if enough(whole(out.mip_primal_bound), whole(out.mip_dual_bound)):
+                into.user_interrupt = True
+
+    h.setCallback(go_on, None)
+    h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)
+    h.run()
+    model = h.getModelStatus()
+    info = h.getInfo()
+    solution = h.getSolution()
+    x = np.array(solution.col_value) if solution.value_valid else None
+    found = None if x is None else whole(float(np.dot(cost, x)))
+    if model == highspy.HighsModelStatus.kOptimal:
+        return Solved(OPTIMAL, x, found, found)
+    if model == highspy.HighsModelStatus.kInfeasible:
+        return Solved(INFEASIBLE, None, None, None)
+    if model in (highspy.HighsModelStatus.kInterrupt, highspy.HighsModelStatus.kTimeLimit):
+        return Solved(CUT, x, found, whole(info.mip_dual_bound))
+    return None
 
 
 _HOLDS: list[Any] = []
@@ -366,23 +460,16 @@ class _Model:
     def solve(self, slots: bool, deadline: float | None) -> tuple[Table, int, bool] | None:
         """(the table, the cards the model counts kept, whether HiGHS proved that the
         most), or None when it found nothing in time."""
-        import numpy as np
-        from scipy.optimize import Bounds, LinearConstraint
-
         lp = _Program()
         self._write(lp, slots)
-        res = _milp(
-            np.array(lp.cost),
-            LinearConstraint(lp.matrix(), lp.low, lp.high),
-            np.array(lp.integral),
-            Bounds(np.array(lp.lo), np.array(lp.hi)),
-            deadline,
+        res = _highs(
+            lp.cost, lp.entries(), (lp.low, lp.high), (lp.lo, lp.hi), lp.integral, deadline
         )
-        if res is None or res.x is None or res.status not in (0, 1):
+        if res is None or res.x is None or res.found is None:
             return None
         values = [round(v) for v in res.x]
         chosen = {key: v for (kind, key), v in zip(lp.cols, values, strict=True) if v > 0}
-        return self._table(chosen, slots), round(-res.fun), res.status == 0
+        return self._table(chosen, slots), res.found, res.status == OPTIMAL
 
     def _write(self, lp: _Program, slots: bool) -> None:
         inf = float("inf")
@@ -560,13 +647,12 @@ class _Program:
         self.low.append(a)
         self.high.append(b)
 
-    def matrix(self) -> Any:
-        from scipy.sparse import coo_array
-
-        data, ri, ci = [], [], []
+    def entries(self) -> tuple[list[int], list[int], list[float]]:
+        """The rows' terms as (row, column, value) lists."""
+        row, col, value = [], [], []
         for r, terms in enumerate(self.rows):
             for c, a in terms:
-                ri.append(r)
-                ci.append(c)
-                data.append(a)
-        return coo_array((data, (ri, ci)), shape=(len(self.rows), len(self.cols))).tocsr()
+                row.append(r)
+                col.append(c)
+                value.append(a)
+        return row, col, value

@@ -15,24 +15,29 @@ with more states (``_wider``, from a few hundredths of a second) and the exact s
 (``fewest``). When one finishes, the answer moves the fewest table cards possible and
 ``moved_proven`` is True; when cut, the fewest found so far is returned, not proven.
 
-The count: the search and the integer program, in turn. What was chosen and why. Most
+The count: the search and the integer program, racing. What was chosen and why. Most
 positions play every card that could fit, and a depth-first search aimed at that bound
 finds it in a few hundred states, proven at once (``QUICK``). When it does not, the
 bound is weak, and the search must exhaust its states to prove the optimum: its time
 then ranges from milliseconds to most of a second. The integer program
-(``program.most_points``, HiGHS) has no such tail on those positions, but a set-up
-cost that the quick search beats wherever it succeeds, and a tail of its own elsewhere.
-So on any table not empty, and on an empty one with a big hand (``_program_first``),
-the quick search gets fewer states (``QUICK_FIRST``), then the program a slice of the
-time (``PROGRAM_SLICE``); what it proves is replayed as the search's result and
-checked by the engine; cut short, or when its melds do not replay,
-the search goes on, asking first for the points the program found (proven, they need
-no further search). The other ways tried were slower at the tail: the plain program's
-model (every meld a column, freed jokers apart) is as fast as ours at the median and
-no faster at the tail, and a program limited by branch-and-bound nodes is no limit
-(HiGHS settles these at the root). Whichever proves the count, the default tie-break
-then gets less when the program was needed (``PROGRAM_ARRANGE``): those are the slow
-solves, and the few cards more they sometimes move cost less than their time.
+(``program.most_points``, HiGHS) proves good bounds quickly but may take as long to
+find the meld that meets them, and it has a set-up cost that the quick search beats
+wherever it succeeds. Their slow positions are rarely the same. So on any table not
+empty, and on an empty one with a big hand (``_program_first``), the quick search gets
+fewer states (``QUICK_FIRST``), then the program runs and the search takes turns at its
+interrupt points (``_Race``: half the program's time, ``SEARCH_SHARE``), climbing from
+the most points either has found towards the most the program has proven possible.
+Whichever settles the count stops the other: the search meeting the program's bound,
+or proving that nothing plays more, or the program proving its own answer, which is
+replayed as the search's result and checked by the engine (when its melds do not
+replay, the search goes on, asking first for those points). Tried and dropped: the
+program alone with a slice of the time and the search after it (the search then climbs
+from a weak answer and proves the last step by exhausting its states: the old tail),
+and a second program with the plain program's columns after a slice of the first
+(HiGHS's path differs, but the turns it takes cost more than it saves); figures in
+docs/benchmarks.md. Whichever proves the count, the default tie-break then gets less
+when the program was needed (``PROGRAM_ARRANGE``): those are the slow solves, and the
+few cards more they sometimes move cost less than their time.
 """
 
 from __future__ import annotations
@@ -92,9 +97,11 @@ PROGRAM_FROM = 0.05
 #: the hand from which a count the search did not find at once goes to the program
 #: first on an empty table too (``_program_first``)
 EMPTY_TABLE_HAND = 15
-#: the CPU seconds the integer program may take to settle a count the search did not
-#: find at once, before the search goes on instead (from the points the program found)
-PROGRAM_SLICE = 0.06
+#: while the integer program settles a count the search did not find at once, the
+#: search's turns (``_Race``): this much of the CPU time the program had since the
+#: last (at 1.0 both cost up to twice their own time; the program is the better of the
+#: two more often)
+SEARCH_SHARE = 0.5
 #: a default tie-break (shorter than ``SHORT``) after the program settled the count: the
 #: greedy search with these budgets (``arrange``: states a try, states in all), and no
 #: exact search; the count has taken its time already, and these are the solves of the
@@ -220,6 +227,7 @@ def _solve(
     proven = True
     states = 0
     programmed = False
+    counted: program.Counted | None = None  # the program's answer, when it ran
     try:
         # Aim at the upper bound first: a search that must reach ``need`` drops every
         # state that cannot, so this is quick, and when it succeeds it is proven.
@@ -230,19 +238,24 @@ def _solve(
             found = dfs.find(max(1, top), budget=QUICK_FIRST if first else QUICK)
         except search.Budget:
             found = None
-        known, settled = 0, False
+        known, settled, most = 0, False, None
         if found is None and first:
             # Not at once: the search's bound is weak here (the cards that could fit do
-            # not all fit). Its time then ranges from milliseconds to most of a second,
-            # while the integer program settles nearly every such count in a few; but
-            # the program has a tail of its own, on other positions, so it gets a slice
-            # of the time and, cut short, the search goes on from the points it found.
-            counted = program.most_points(position, keep, min(stop, clock.now() + PROGRAM_SLICE))
+            # not all fit). The integer program and the search then race, taking turns
+            # in this thread (``_Race``): each has a tail where the other has none.
+            race = _Race(dfs, stop)
+            counted = program.most_points(position, keep, stop, race)
+            programmed = True
+            most = race.most
+            if counted is not None and counted.most is not None:
+                most = counted.most if most is None else min(most, counted.most)
             if counted is not None and counted.points:
-                known, settled = counted.points, counted.proven
-                if settled:
-                    best = _from_program(position, settings, counted)
-                    programmed = best is not None
+                known = counted.points
+                settled = counted.proven or (most is not None and known >= most)
+            if race.best is not None and race.best.value >= known:
+                found, settled = race.best, False  # the climb below goes on from it
+            elif settled and counted is not None:
+                best = _from_program(position, settings, counted)
         if found is None and best is None:
             # Bound every state by the suits' relaxations, take the first arrangement
             # the search meets (it plays the most cards it can first), then ask for one
@@ -259,11 +272,15 @@ def _solve(
                 best, found = found, None
         while found is not None:
             best = found
+            if most is not None and best.value >= most:
+                break  # the program's bound: the last search, which must exhaust, is not needed
             found = dfs.find(best.value + 1)
         states = dfs.visited
     except search.Timeout:
         proven = False
         states = dfs.visited
+        if best is None and counted is not None and counted.points:
+            best = _from_program(position, settings, counted)  # the program's best so far
         if best is None:
             return _fallback(position, settings, clock.cpu() - start, states, keep)
     laid = None
@@ -282,6 +299,59 @@ def _solve(
             if not laid.proven and not hopeless:
                 laid = _fewest(position, settings, narrow, best.value, laid, end)
     return _solution(position, settings, narrow, laid, proven, clock.cpu() - start, states)
+
+
+class _Race:
+    """The count search's turns while the integer program runs, given at the program's
+    interrupt points (``program.most_points``'s ``enough``). Each turn the search gets
+    the CPU time the program has had since the last one (``SEARCH_SHARE`` of it) to
+    climb from the most points found so far, by either, towards the most the program
+    has proven possible; its bounds are kept between turns (``DepthFirst``), so that a
+    turn goes on where the last stopped. The program stops when one of them has
+    settled the count: the search meets the program's bound, or proves that no more
+    than what was found can be played, or the program proves its own answer.
+
+    Why race: where the search's bound is weak, its time ranges from milliseconds to
+    most of a second, and so does the program's, but rarely on the same positions (the
+    program proves bounds well and may take long to find the meld that meets them; the
+    search, asked for the points the program proved possible, often finds that meld at
+    once). With the search at half the program's time, a race takes about one and a
+    half times what the program alone would, or three times what the search would."""
+
+    def __init__(self, dfs: search.DepthFirst, stop: float) -> None:
+        self.dfs = dfs
+        self.stop = stop
+        self.best: search.Result | None = None  # the search's best arrangement
+        self.most: int | None = None  # proven by the search: nothing plays more
+        self.since = clock.now()
+
+    def __call__(self, found: int | None, most: int | None) -> bool:
+        if found is not None and most is not None and found >= most:
+            return True  # the program's own answer is proven
+        now = clock.now()
+        share = (now - self.since) * SEARCH_SHARE
+        dfs = self.dfs
+        low = max(found or 0, self.best.value if self.best is not None else 0)
+        if self.most is not None:
+            most = self.most if most is None else min(most, self.most)
+        try:
+            dfs.use_futures()  # once, by the solve's own deadline
+            dfs.deadline = min(self.stop, clock.now() + share)
+            while most is None or low < most:
+                # aimed at the program's bound, the search drops every state that
+                # cannot reach it; without one, it climbs from what was found
+                need = low + 1 if most is None else most
+                got = dfs.find(need)
+                if got is None:
+                    most = self.most = need - 1  # nothing plays that much
+                else:
+                    self.best, low = got, got.value
+            return True
+        except search.Timeout:
+            return False  # its turn is over (past the solve's deadline the program stops)
+        finally:
+            dfs.deadline = self.stop
+            self.since = clock.now()
 
 
 def _program_first(pos: Position) -> bool:

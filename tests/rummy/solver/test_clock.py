@@ -24,7 +24,7 @@ HINT_SECONDS, HINT_TIE_BREAK = 0.5, 0.25
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _scipy_loaded():
+def _highs_loaded():
     program.load()  # else the first solve goes on without the program while it loads
 
 
@@ -112,24 +112,32 @@ def test_the_clock_is_the_threads_cpu_time_and_infinite_past_the_ceiling(monkeyp
     assert clock.now() < math.inf  # the ceiling holds only inside
 
 
-def test_highs_cut_short_with_cpu_time_left_is_asked_again(monkeypatch):
-    # HiGHS times itself by the wall clock, so a machine that gets busy during its call
-    # cuts it short while the solve still has CPU time (simulated: its first call gets a
-    # limit it cannot work within). It is asked again, and proves the count as calm.
-    import scipy.optimize
-
+def test_highs_stops_at_the_solves_cpu_deadline_not_at_the_wall_clocks(monkeypatch):
+    # HiGHS keeps its own time by the wall clock; the solve's CPU time is checked at
+    # its interrupt points instead. Simulated: the thread's CPU time races ahead (a
+    # second more at each reading) while the wall clock does not, and HiGHS stops,
+    # its count not proven.
     pos = Position.of(SLOW_TABLE, SLOW_HAND)
     calm = program.most_points(pos)
     assert calm is not None and calm.proven
-    real, calls = scipy.optimize.milp, []
+    real, ahead = clock.cpu, [0.0]
 
-    def cut_once(*args, **kw):
-        calls.append(kw["options"].get("time_limit"))
-        if len(calls) == 1:
-            kw["options"] = {**kw["options"], "time_limit": 1e-9}
-        return real(*args, **kw)
+    def racing():
+        ahead[0] += 1.0
+        return real() + ahead[0]
 
-    monkeypatch.setattr(scipy.optimize, "milp", cut_once)
-    loaded = program.most_points(pos, deadline=clock.now() + HINT_SECONDS)
-    assert len(calls) == 2
-    assert loaded is not None and loaded.proven and loaded.points == calm.points
+    deadline = clock.now() + 2.5
+    monkeypatch.setattr(clock, "cpu", racing)
+    cut = program.most_points(pos, deadline=deadline)
+    assert cut is not None and not cut.proven
+
+
+def test_a_busy_machine_does_not_cut_the_count_program_short(monkeypatch):
+    # the wall clock a thousand times as fast as the thread's CPU time: the count
+    # program, which keeps its own time by the wall clock, still proves the count
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    calm = program.most_points(pos, deadline=clock.now() + HINT_SECONDS)
+    with busy(monkeypatch, 1000):
+        loaded = program.most_points(pos, deadline=clock.now() + HINT_SECONDS)
+    assert calm is not None and calm.proven
+    assert loaded is not None and (loaded.points, loaded.proven) == (calm.points, True)

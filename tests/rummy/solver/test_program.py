@@ -4,6 +4,7 @@ gives is applied through the engine, and its figure checked against the proof's 
 integer program (bench/solver_ilp.py, written apart) and the exact matching of
 rummy.solver.moved."""
 
+import dataclasses
 import importlib
 import random
 import threading
@@ -25,7 +26,7 @@ solve_module = importlib.import_module("rummy.solver.solve")
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _scipy_loaded():
+def _highs_loaded():
     program.load()
 
 
@@ -176,18 +177,15 @@ def test_past_its_deadline_it_gives_nothing():
 
 
 def test_cut_short_it_returns_the_best_found_not_proven(monkeypatch):
-    from scipy import optimize
-
     table, hand, decks, fewest, _greedy = GAPS[0]
     pos = Position.of(table, hand, decks=decks)
-    real = optimize.milp
+    real = program._highs
 
     def time_limited(*args, **kwargs):
-        res = real(*args, **kwargs)
-        res.status = 1  # as HiGHS says when its time limit stops it with a table
-        return res
+        # as when the solve's deadline stops HiGHS with a table
+        return dataclasses.replace(real(*args, **kwargs), status=program.CUT)
 
-    monkeypatch.setattr(optimize, "milp", time_limited)
+    monkeypatch.setattr(program, "_highs", time_limited)
     found = _fewest(pos)
     assert found is not None
     assert (found.moved, found.proven) == (fewest, False)
@@ -220,13 +218,13 @@ def test_solve_keeps_the_searches_answer_when_the_program_finds_nothing(monkeypa
     assert (sol.moved, sol.moved_proven) == (greedy, False)
 
 
-def test_scipy_is_loaded_in_the_background_the_first_time(monkeypatch):
-    """A solve that finds scipy not yet imported does not wait for it (half a second,
-    more than a hint has): it starts the import and uses the searches."""
+def test_highs_is_loaded_in_the_background_the_first_time(monkeypatch):
+    """A solve that finds HiGHS not yet imported does not wait for it (a quarter of a
+    second, half a hint's time): it starts the import and uses the searches."""
     go = threading.Event()
     monkeypatch.setattr(program, "_loading", None)
     monkeypatch.setattr(program, "load", go.wait)
-    monkeypatch.delitem(program.sys.modules, "scipy.optimize")
+    monkeypatch.delitem(program.sys.modules, "highspy")
     assert program.ready() is False
     assert program.ready() is False  # still importing
     go.set()
@@ -302,3 +300,136 @@ def test_cut_short_the_count_program_leaves_the_count_to_the_search(monkeypatch)
     monkeypatch.setattr(program, "most_points", lambda *args, **kw: None)
     sol = solve(pos, settings, time_limit=60)
     assert sol.proven and sol.count == alone.count
+
+
+def test_stopped_early_the_count_program_gives_what_it_found_and_its_bound():
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    best = program.most_points(pos)
+    assert best is not None and best.proven and best.most == best.points
+    # stopped at its first meld: no more than the most, and a bound no less
+    early = program.most_points(pos, enough=lambda found, most: found is not None)
+    assert early is not None and early.most is not None
+    assert early.points <= best.points <= early.most
+    assert not early.proven or early.points == best.points
+
+
+def _race(pos, turn=1.0):
+    """A race for ``pos`` whose next turn gets ``turn`` CPU seconds (the program's
+    time since the last one, at ``SEARCH_SHARE``)."""
+    from rummy.solver import search
+
+    counts = solve_module._counts(pos, ())
+    race = solve_module._Race(search.DepthFirst(search.placeable(counts)), solver_clock.now() + 60)
+    race.since = solver_clock.now() - turn / solve_module.SEARCH_SHARE
+    return race
+
+
+def test_in_its_turn_the_search_meets_the_programs_bound_and_the_program_stops():
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    points = _best_points(pos, Settings())
+    race = _race(pos)
+    assert race(None, points) is True
+    assert race.best is not None and race.best.value == points
+
+
+def test_in_its_turn_the_search_proves_that_no_more_can_be_played():
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    points = _best_points(pos, Settings())
+    race = _race(pos)
+    # the program has found the most and has no bound yet: the search climbs past it
+    # to nothing, which proves it
+    assert race(points, None) is True
+    assert race.most == points and race.best is None
+
+
+def test_a_turn_ends_with_its_share_of_the_time_and_the_next_goes_on(monkeypatch):
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    points = _best_points(pos, Settings())
+    race = _race(pos)
+    # the clock races ahead: every turn is over at its first look at the clock
+    real, ahead = solver_clock.cpu, [0.0]
+
+    def racing():
+        ahead[0] += 0.01
+        return real() + ahead[0]
+
+    with monkeypatch.context() as m:
+        m.setattr(solver_clock, "cpu", racing)
+        race.since = solver_clock.now()
+        assert race(None, points + 1) is False
+    assert race.dfs.deadline == race.stop  # the solve's own deadline again
+    race.since = solver_clock.now() - 1.0
+    assert race(None, points + 1) is True and race.most == points
+
+
+def test_a_program_that_meets_its_own_bound_is_proven():
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    assert _race(pos)(40, 40) is True  # no search needed
+
+
+def test_the_count_search_stops_at_the_most_the_program_proved(monkeypatch):
+    # The program stopped with no meld found but a bound: the search climbs to that
+    # bound and stops there, proven, without the last search that would exhaust its
+    # states to prove that no more can be played.
+    from rummy.solver import search
+
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    settings = Settings()
+    points = _best_points(pos, settings)
+    bound = program.Counted(0, (0,) * 52, 0, False, most=points)
+    monkeypatch.setattr(program, "most_points", lambda *args, **kw: bound)
+    asked = []
+    real = search.DepthFirst.find
+
+    def find(self, need, *args, **kw):
+        asked.append(need)
+        return real(self, need, *args, **kw)
+
+    monkeypatch.setattr(search.DepthFirst, "find", find)
+    sol = solve(pos, settings, time_limit=60, tie_break=0)
+    assert sol.proven and hand_points(pos.hand) - sol.count == points
+    assert points + 1 not in asked
+
+
+def test_out_of_time_after_the_program_the_answer_is_the_programs_best(monkeypatch):
+    # The program stopped at the solve's deadline with a meld it had not proven the
+    # best, and the search has no time left: that meld is the answer, not proven
+    # (not the simple bot's plan, which plays less here).
+    from rummy.solver import search
+
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    settings = Settings()
+    points = _best_points(pos, settings)
+    real = program.most_points
+    late = []
+
+    def cut(*args, **kw):
+        late.append(1)
+        return dataclasses.replace(real(pos), proven=False, most=None)
+
+    def no_time(self, need, *args, **kw):
+        if late:
+            raise search.Timeout
+        return real_find(self, need, *args, **kw)
+
+    real_find = search.DepthFirst.find
+    monkeypatch.setattr(program, "most_points", cut)
+    monkeypatch.setattr(search.DepthFirst, "find", no_time)
+    sol = solve(pos, settings, time_limit=60, tie_break=0)
+    assert late and not sol.proven
+    assert hand_points(pos.hand) - sol.count == points
+    apply_action(position_state(pos.table, pos.hand, settings), 0, sol.action(knock=False))
