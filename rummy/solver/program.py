@@ -378,11 +378,10 @@ def _highs(
         return int(np.floor(-objective + 1e-6))  # maximised; whole, within tolerance
 
     def go_on(kind: Any, message: str, out: Any, into: Any, data: Any) -> None:
-        if deadline is not None and clock.now() >= deadline:
+        if (deadline is not None and clock.now() >= deadline) or (
+            enough is not None and enough(whole(out.mip_primal_bound), whole(out.mip_dual_bound))
+        ):
             into.user_interrupt = True
-        elif enough is not None:
-            if enough(whole(out.mip_primal_bound), whole(out.mip_dual_bound)):
-                into.user_interrupt = True
 
     h.setCallback(go_on, None)
     h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)

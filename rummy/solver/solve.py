@@ -25,8 +25,9 @@ find the meld that meets them, and it has a set-up cost that the quick search be
 wherever it succeeds. Their slow positions are rarely the same. So on any table not
 empty, and on an empty one with a big hand (``_program_first``), the quick search gets
 fewer states (``QUICK_FIRST``), then the program runs and the search takes turns at its
-interrupt points (``_Race``: half the program's time, ``SEARCH_SHARE``), climbing from
-the most points either has found towards the most the program has proven possible.
+interrupt points (``_Race``: ``TURN`` states each, a third to a half of the program's
+time),
+aimed at the most the program has proven possible.
 Whichever settles the count stops the other: the search meeting the program's bound,
 or proving that nothing plays more, or the program proving its own answer, which is
 replayed as the search's result and checked by the engine (when its melds do not
@@ -98,10 +99,11 @@ PROGRAM_FROM = 0.05
 #: first on an empty table too (``_program_first``)
 EMPTY_TABLE_HAND = 15
 #: while the integer program settles a count the search did not find at once, the
-#: search's turns (``_Race``): this much of the CPU time the program had since the
-#: last (at 1.0 both cost up to twice their own time; the program is the better of the
-#: two more often)
-SEARCH_SHARE = 0.5
+#: search's turn at each of its interrupt points (``_Race``): the states it may visit,
+#: a few milliseconds' worth, a third to a half of what the program does between two;
+#: counted in states, not time, so that the race, and the answer, are the same on any
+#: machine
+TURN = 500
 #: a default tie-break (shorter than ``SHORT``) after the program settled the count: the
 #: greedy search with these budgets (``arrange``: states a try, states in all), and no
 #: exact search; the count has taken its time already, and these are the solves of the
@@ -243,7 +245,7 @@ def _solve(
             # Not at once: the search's bound is weak here (the cards that could fit do
             # not all fit). The integer program and the search then race, taking turns
             # in this thread (``_Race``): each has a tail where the other has none.
-            race = _Race(dfs, stop)
+            race = _Race(dfs)
             counted = program.most_points(position, keep, stop, race)
             programmed = True
             most = race.most
@@ -303,55 +305,54 @@ def _solve(
 
 class _Race:
     """The count search's turns while the integer program runs, given at the program's
-    interrupt points (``program.most_points``'s ``enough``). Each turn the search gets
-    the CPU time the program has had since the last one (``SEARCH_SHARE`` of it) to
-    climb from the most points found so far, by either, towards the most the program
-    has proven possible; its bounds are kept between turns (``DepthFirst``), so that a
-    turn goes on where the last stopped. The program stops when one of them has
-    settled the count: the search meets the program's bound, or proves that no more
-    than what was found can be played, or the program proves its own answer.
+    interrupt points (``program.most_points``'s ``enough``). Each turn the search may
+    visit ``TURN`` states: aimed at the most the program has proven possible (or, while
+    it has no bound, climbing from the most points either has found), asking for one
+    point less each time it proves that many cannot be played. Its bounds are kept
+    between turns (``DepthFirst``), so that a turn goes on about where the last
+    stopped. The program stops when one of them has settled the count: the search
+    meets the program's bound or proves that no more than what was found can be
+    played, or the program proves its own answer.
 
     Why race: where the search's bound is weak, its time ranges from milliseconds to
     most of a second, and so does the program's, but rarely on the same positions (the
     program proves bounds well and may take long to find the meld that meets them; the
     search, asked for the points the program proved possible, often finds that meld at
-    once). With the search at half the program's time, a race takes about one and a
-    half times what the program alone would, or three times what the search would."""
+    once). The search's turns take a third to a half of the program's time, so a race
+    takes up to one and a half times what the program alone would, or three to four
+    times what the search would."""
 
-    def __init__(self, dfs: search.DepthFirst, stop: float) -> None:
+    def __init__(self, dfs: search.DepthFirst) -> None:
         self.dfs = dfs
-        self.stop = stop
         self.best: search.Result | None = None  # the search's best arrangement
         self.most: int | None = None  # proven by the search: nothing plays more
-        self.since = clock.now()
 
     def __call__(self, found: int | None, most: int | None) -> bool:
         if found is not None and most is not None and found >= most:
             return True  # the program's own answer is proven
-        now = clock.now()
-        share = (now - self.since) * SEARCH_SHARE
         dfs = self.dfs
         low = max(found or 0, self.best.value if self.best is not None else 0)
         if self.most is not None:
             most = self.most if most is None else min(most, self.most)
         try:
-            dfs.use_futures()  # once, by the solve's own deadline
-            dfs.deadline = min(self.stop, clock.now() + share)
+            dfs.use_futures()  # once
+            left = TURN
             while most is None or low < most:
                 # aimed at the program's bound, the search drops every state that
                 # cannot reach it; without one, it climbs from what was found
                 need = low + 1 if most is None else most
-                got = dfs.find(need)
+                before = dfs.visited
+                got = dfs.find(need, budget=left)
+                left -= dfs.visited - before
                 if got is None:
                     most = self.most = need - 1  # nothing plays that much
                 else:
                     self.best, low = got, got.value
             return True
+        except search.Budget:
+            return False  # its turn is over
         except search.Timeout:
-            return False  # its turn is over (past the solve's deadline the program stops)
-        finally:
-            dfs.deadline = self.stop
-            self.since = clock.now()
+            return False  # past the solve's deadline: the program stops at its own check
 
 
 def _program_first(pos: Position) -> bool:

@@ -6,6 +6,7 @@ rummy.solver.moved."""
 
 import dataclasses
 import importlib
+import math
 import random
 import threading
 
@@ -315,18 +316,19 @@ def test_stopped_early_the_count_program_gives_what_it_found_and_its_bound():
     assert not early.proven or early.points == best.points
 
 
-def _race(pos, turn=1.0):
-    """A race for ``pos`` whose next turn gets ``turn`` CPU seconds (the program's
-    time since the last one, at ``SEARCH_SHARE``)."""
+def _race(pos):
     from rummy.solver import search
 
     counts = solve_module._counts(pos, ())
-    race = solve_module._Race(search.DepthFirst(search.placeable(counts)), solver_clock.now() + 60)
-    race.since = solver_clock.now() - turn / solve_module.SEARCH_SHARE
-    return race
+    return solve_module._Race(search.DepthFirst(search.placeable(counts)))
 
 
-def test_in_its_turn_the_search_meets_the_programs_bound_and_the_program_stops():
+@pytest.fixture
+def long_turns(monkeypatch):
+    monkeypatch.setattr(solve_module, "TURN", 10**9)
+
+
+def test_in_its_turn_the_search_meets_the_programs_bound_and_the_program_stops(long_turns):
     from .test_clock import SLOW_HAND, SLOW_TABLE
 
     pos = Position.of(SLOW_TABLE, SLOW_HAND)
@@ -336,7 +338,7 @@ def test_in_its_turn_the_search_meets_the_programs_bound_and_the_program_stops()
     assert race.best is not None and race.best.value == points
 
 
-def test_in_its_turn_the_search_proves_that_no_more_can_be_played():
+def test_in_its_turn_the_search_proves_that_no_more_can_be_played(long_turns):
     from .test_clock import SLOW_HAND, SLOW_TABLE
 
     pos = Position.of(SLOW_TABLE, SLOW_HAND)
@@ -348,26 +350,33 @@ def test_in_its_turn_the_search_proves_that_no_more_can_be_played():
     assert race.most == points and race.best is None
 
 
-def test_a_turn_ends_with_its_share_of_the_time_and_the_next_goes_on(monkeypatch):
+def test_a_turn_ends_after_its_states_and_the_next_goes_on(monkeypatch):
     from .test_clock import SLOW_HAND, SLOW_TABLE
 
     pos = Position.of(SLOW_TABLE, SLOW_HAND)
     points = _best_points(pos, Settings())
     race = _race(pos)
-    # the clock races ahead: every turn is over at its first look at the clock
-    real, ahead = solver_clock.cpu, [0.0]
+    monkeypatch.setattr(solve_module, "TURN", 1)
+    assert race(None, points + 1) is False
+    visited = race.dfs.visited
+    assert race(None, points + 1) is False and race.dfs.visited > visited
+    # with turns long enough it proves the bound one point too high, then meets it
+    monkeypatch.setattr(solve_module, "TURN", 10**9)
+    assert race(None, points + 1) is True
+    assert race.most == points and race.best is not None and race.best.value == points
 
-    def racing():
-        ahead[0] += 0.01
-        return real() + ahead[0]
 
-    with monkeypatch.context() as m:
-        m.setattr(solver_clock, "cpu", racing)
-        race.since = solver_clock.now()
-        assert race(None, points + 1) is False
-    assert race.dfs.deadline == race.stop  # the solve's own deadline again
-    race.since = solver_clock.now() - 1.0
-    assert race(None, points + 1) is True and race.most == points
+def test_the_race_gives_the_same_answer_however_busy_the_machine(monkeypatch):
+    # the turns are counted in states, not time: a machine where the wall clock runs a
+    # hundred times as fast as the thread's CPU time gets the same table
+    from .test_clock import SLOW_HAND, SLOW_TABLE, busy
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    settings = Settings()
+    calm = solve(pos, settings)
+    with busy(monkeypatch, 100):
+        loaded = solve(pos, settings, wall_limit=math.inf)
+    assert (loaded.table, loaded.count, loaded.proven) == (calm.table, calm.count, True)
 
 
 def test_a_program_that_meets_its_own_bound_is_proven():
