@@ -274,7 +274,6 @@ def most_points(
         np.ones(nx + 52 + ne, dtype=bool),
         deadline,
         asked,
-        lean=True,
     )
     if res is None:
         return None
@@ -323,13 +322,12 @@ def _highs(
     integral: Any,
     deadline: float | None,
     enough: Enough | None = None,
-    lean: bool = False,
 ) -> Solved | None:
     """Minimise ``cost`` over integer (where ``integral``) columns within ``cols``
     (lower, upper), the rows' sums (``entries``: row, column, value) within ``rows``;
     the cost is a whole number at every integer point, which the bounds use. None when
     ``deadline`` (an instant of ``clock.now()``) is past before it starts, or HiGHS
-    ends some other way. ``lean``: two of HiGHS's heuristics off (below).
+    ends some other way.
 
     HiGHS runs in this thread and asks at its interrupt points whether to go on: past
     ``deadline`` it stops (the solve's CPU time: ``clock``, so that a busy machine does
@@ -366,12 +364,11 @@ def _highs(
     # in this thread only: its CPU time is the solve's (``clock``), and a server's
     # other requests keep the other cores
     h.setOptionValue("threads", 1)
-    if lean:
-        # the count's programs are small and mostly settled at the root: there the
-        # feasibility jump heuristic and the symmetry search cost more than they save
-        # (about half the median: docs/benchmarks.md); the tie-break's keep them
-        h.setOptionValue("mip_heuristic_run_feasibility_jump", False)
-        h.setOptionValue("mip_detect_symmetry", False)
+    # these programs are small and mostly settled at the root: there the feasibility
+    # jump heuristic and the symmetry search cost more than they save (about half the
+    # median: docs/benchmarks.md)
+    h.setOptionValue("mip_heuristic_run_feasibility_jump", False)
+    h.setOptionValue("mip_detect_symmetry", False)
     h.setOptionValue("time_limit", clock.wall_left())
     h.passModel(lp)
 
