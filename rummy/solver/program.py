@@ -372,14 +372,19 @@ def _highs(
     h.setOptionValue("time_limit", clock.wall_left())
     h.passModel(lp)
 
-    def whole(objective: float) -> int | None:
+    def whole(objective: float, slack: float = 1e-6) -> int | None:
         if not np.isfinite(objective):
             return None
-        return int(np.floor(-objective + 1e-6))  # maximised; whole, within tolerance
+        return int(np.floor(-objective + slack))  # maximised; whole, within tolerance
+
+    def most(bound: float) -> int | None:
+        # a bound a hair under the optimum (HiGHS's tolerances) must not round below
+        # it: the search would take it as proven; a looser one only costs time
+        return whole(bound, 1e-3)
 
     def go_on(kind: Any, message: str, out: Any, into: Any, data: Any) -> None:
         if (deadline is not None and clock.now() >= deadline) or (
-            enough is not None and enough(whole(out.mip_primal_bound), whole(out.mip_dual_bound))
+            enough is not None and enough(whole(out.mip_primal_bound), most(out.mip_dual_bound))
         ):
             into.user_interrupt = True
 
@@ -396,7 +401,7 @@ def _highs(
     if model == highspy.HighsModelStatus.kInfeasible:
         return Solved(INFEASIBLE, None, None, None)
     if model in (highspy.HighsModelStatus.kInterrupt, highspy.HighsModelStatus.kTimeLimit):
-        return Solved(CUT, x, found, whole(info.mip_dual_bound))
+        return Solved(CUT, x, found, most(info.mip_dual_bound))
     return None
 
 
