@@ -33,7 +33,7 @@ def wall() -> float:
 def now() -> float:
     """The solver's time: this thread's CPU time, or infinity past the ceiling."""
     ceiling = getattr(_local, "ceiling", None)
-    if ceiling is not None and wall() > ceiling[0]:
+    if ceiling is not None and wall() > ceiling:
         return math.inf
     return cpu()
 
@@ -43,9 +43,8 @@ def ceiling(seconds: float) -> Iterator[None]:
     """A wall-clock ceiling ``seconds`` from now for what runs inside, in this thread
     (an outer ceiling that is sooner stays)."""
     outer = getattr(_local, "ceiling", None)
-    start = (wall(), cpu())
-    here = (start[0] + seconds, start)
-    _local.ceiling = here if outer is None or here[0] < outer[0] else outer
+    here = wall() + seconds
+    _local.ceiling = here if outer is None or here < outer else outer
     try:
         yield
     finally:
@@ -56,8 +55,7 @@ def wall_left() -> float:
     """The wall-clock seconds left before this thread's ceiling (infinity without one):
     the time limit for a library that keeps its own time by the wall clock (HiGHS),
     whose CPU time the solver's clock checks itself."""
-    held = getattr(_local, "ceiling", None)
-    if held is None:
+    end: float | None = getattr(_local, "ceiling", None)
+    if end is None:
         return math.inf
-    end: float = held[0]
     return max(0.0, end - wall())
