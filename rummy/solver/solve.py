@@ -26,16 +26,15 @@ wherever it succeeds. Their slow positions are rarely the same. So on any table 
 empty, and on an empty one with a big hand (``_program_first``), the quick search gets
 fewer states (``QUICK_FIRST``), then the program runs and the search takes turns at its
 interrupt points (``_Race``: ``TURN`` states each, a third to a half of the program's
-time),
-aimed at the most the program has proven possible.
-Whichever settles the count stops the other: the search meeting the program's bound,
-or proving that nothing plays more, or the program proving its own answer, which is
-replayed as the search's result and checked by the engine (when its melds do not
-replay, the search goes on, asking first for those points). Tried and dropped: the
-program alone with a slice of the time and the search after it (the search then climbs
-from a weak answer and proves the last step by exhausting its states: the old tail),
-and a second program with the plain program's columns after a slice of the first
-(HiGHS's path differs, but the turns it takes cost more than it saves); figures in
+time), aimed at the most the program has proven possible. Whichever settles the count
+stops the other: the search meeting the program's bound, or proving that nothing plays
+more, or the program proving its own answer, which is replayed as the search's result
+and checked by the engine (when its melds do not replay, the search goes on, asking
+first for those points). Tried and dropped: the program alone with a slice of the time
+and the search after it (the search then climbs from a weak answer and proves the last
+step by exhausting its states: the old tail), and a second program with the plain
+program's columns after a slice of the first (HiGHS's path differs there, but it was
+no better and more code); figures in
 docs/benchmarks.md. Whichever proves the count, the default tie-break then gets less
 when the program was needed (``PROGRAM_ARRANGE``): those are the slow solves, and the
 few cards more they sometimes move cost less than their time.
@@ -248,9 +247,7 @@ def _solve(
             race = _Race(dfs)
             counted = program.most_points(position, keep, stop, race)
             programmed = True
-            most = race.most
-            if counted is not None and counted.most is not None:
-                most = counted.most if most is None else min(most, counted.most)
+            most = _least(race.most, None if counted is None else counted.most)
             if counted is not None and counted.points:
                 known = counted.points
                 settled = counted.proven or (most is not None and known >= most)
@@ -332,8 +329,7 @@ class _Race:
             return True  # the program's own answer is proven
         dfs = self.dfs
         low = max(found or 0, self.best.value if self.best is not None else 0)
-        if self.most is not None:
-            most = self.most if most is None else min(most, self.most)
+        most = _least(most, self.most)
         try:
             dfs.use_futures()  # once
             left = TURN
@@ -353,6 +349,11 @@ class _Race:
             return False  # its turn is over
         except search.Timeout:
             return False  # past the solve's deadline: the program stops at its own check
+
+
+def _least(a: int | None, b: int | None) -> int | None:
+    """The tighter of two bounds on the most points (None: no bound)."""
+    return b if a is None else a if b is None else min(a, b)
 
 
 def _program_first(pos: Position) -> bool:
