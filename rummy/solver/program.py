@@ -183,13 +183,18 @@ def most_points(
     keep: Sequence[Card] = (),
     deadline: float | None = None,
     enough: Enough | None = None,
+    offered: Callable[[], Table | None] | None = None,
 ) -> Counted | None:
     """The count (R7.1) as an integer program: the most points of hand cards the meld
     can play, and which cards play them. Cut short before it found any meld, the
     points are 0, not proven, with the bound it proved (``Counted.most``); None past
     ``deadline`` (an instant of ``clock.now()``) before it started. ``enough``: asked
     as HiGHS goes (``_highs``) with the points found and the bound so far; True stops it
-    there, not proven.
+    there, not proven. ``offered``: asked as HiGHS goes for a meld found meanwhile by
+    other means (the whole table after it, or None), which HiGHS then takes as its own
+    where it plays more: a good meld early lets HiGHS drop what cannot beat it and
+    look for better near it (where HiGHS's own melds stay poor, that saves most of its
+    time; elsewhere it may change its path either way: docs/benchmarks.md).
 
     The columns: ``x[k]`` copies of meld ``k`` (only those the cards to be had can fill:
     a copy needs each of its cards once more, a real one or a joker), ``u[t]`` real
@@ -266,6 +271,30 @@ def most_points(
                 None if found is None else found - offset, None if bound is None else bound - offset
             )
 
+    offer = None
+    if offered is not None:
+        place = {TEMPLATES[k]: i for i, k in enumerate(chosen)}
+
+        def offer() -> Any:
+            table = offered()
+            if table is None:
+                return None
+            x = np.zeros(nx + 52 + ne)
+            for meld in table:
+                codes = tuple(c.ecode if c.joker else c.pcode for c in meld)
+                if len({t % 13 for t in codes}) == 1:
+                    codes = tuple(sorted(codes))  # a group: its suits in order
+                k = place.get(codes)
+                if k is None:
+                    return None  # not a column (a meld no card to be had could fill)
+                x[k] += 1
+                for c in meld:
+                    if c.joker and not ne:
+                        return None
+                    x[nx + 52 + c.ecode if c.joker else nx + c.pcode] += 1
+            x[nx : nx + 52] -= real  # the real cards played from the hand
+            return None if np.any(x < lo) or np.any(x > hi) else x
+
     res = _highs(
         cost,
         (rows_of, cols_of, matrix[rows_of, cols_of]),
@@ -274,6 +303,7 @@ def most_points(
         np.ones(nx + 52 + ne, dtype=bool),
         deadline,
         asked,
+        offer,
     )
     if res is None:
         return None
@@ -322,6 +352,7 @@ def _highs(
     integral: Any,
     deadline: float | None,
     enough: Enough | None = None,
+    offer: Callable[[], Any] | None = None,
 ) -> Solved | None:
     """Minimise ``cost`` over integer (where ``integral``) columns within ``cols``
     (lower, upper), the rows' sums (``entries``: row, column, value) within ``rows``;
@@ -332,7 +363,9 @@ def _highs(
     HiGHS runs in this thread and asks at its interrupt points whether to go on: past
     ``deadline`` it stops (the solve's CPU time: ``clock``, so that a busy machine does
     not cut it short), and so it does when ``enough`` says so. Its own time limit is
-    only the wall-clock ceiling, the last guard."""
+    only the wall-clock ceiling, the last guard. Where HiGHS asks for a solution found
+    by other means, ``offer`` gives one (the columns' values; None: nothing new), which
+    HiGHS checks and keeps where it is better than its own."""
     import highspy
     import numpy as np
 
@@ -383,6 +416,11 @@ def _highs(
         return whole(bound, 1e-3)
 
     def go_on(kind: Any, message: str, out: Any, into: Any, data: Any) -> None:
+        if kind == highspy.cb.HighsCallbackType.kCallbackMipUserSolution:
+            x = None if offer is None else offer()
+            if x is not None:
+                into.setSolution(x)
+            return
         if (deadline is not None and clock.now() >= deadline) or (
             enough is not None and enough(whole(out.mip_primal_bound), most(out.mip_dual_bound))
         ):
@@ -390,6 +428,8 @@ def _highs(
 
     h.setCallback(go_on, None)
     h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipInterrupt)
+    if offer is not None:
+        h.startCallback(highspy.cb.HighsCallbackType.kCallbackMipUserSolution)
     h.run()
     model = h.getModelStatus()
     info = h.getInfo()

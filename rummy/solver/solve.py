@@ -26,15 +26,19 @@ wherever it succeeds. Their slow positions are rarely the same. So on any table 
 empty, and on an empty one with a big hand (``_program_first``), the quick search gets
 fewer states (``QUICK_FIRST``), then the program runs and the search takes turns at its
 interrupt points (``_Race``: ``TURN`` states each, a third to a half of the program's
-time), aimed at the most the program has proven possible. Whichever settles the count
-stops the other: the search meeting the program's bound, or proving that nothing plays
-more, or the program proving its own answer, which is replayed as the search's result
-and checked by the engine (when its melds do not replay, the search goes on, asking
-first for those points). Tried and dropped: the program alone with a slice of the time
-and the search after it (the search then climbs from a weak answer and proves the last
-step by exhausting its states: the old tail), and a second program with the plain
-program's columns after a slice of the first (HiGHS's path differs there, but it was
-no better and more code); figures in
+time), aimed at the most the program has proven possible; each better meld the search
+finds is offered to the program (``_Race.offered``: HiGHS takes it as its best so far,
+drops what cannot beat it and looks near it for better, where its own melds may stay
+poor for long). Whichever settles the count stops the other: the search meeting the
+program's bound, or proving that nothing plays more, or the program proving its own
+answer, which is replayed as the search's result and checked by the engine (when its
+melds do not replay, the search goes on, asking first for those points). Tried and
+dropped: the program alone with a slice of the time and the search after it (the
+search then climbs from a weak answer and proves the last step by exhausting its
+states: the old tail), a second program with the plain program's columns after a
+slice of the first (HiGHS's path differs there, but it was no better and more code),
+and the search's melds offered only once the program has its own or its root is
+solved (each moved the slow positions around, none did better); figures in
 docs/benchmarks.md. Whichever proves the count, the default tie-break then gets less
 when the program was needed (``PROGRAM_ARRANGE``): those are the slow solves, and the
 few cards more they sometimes move cost less than their time.
@@ -244,8 +248,8 @@ def _solve(
             # Not at once: the search's bound is weak here (the cards that could fit do
             # not all fit). The integer program and the search then race, taking turns
             # in this thread (``_Race``): each has a tail where the other has none.
-            race = _Race(dfs)
-            counted = program.most_points(position, keep, stop, race)
+            race = _Race(dfs, position)
+            counted = program.most_points(position, keep, stop, race, race.offered)
             programmed = True
             most = _least(race.most, None if counted is None else counted.most)
             if counted is not None and counted.points:
@@ -317,12 +321,26 @@ class _Race:
     search, asked for the points the program proved possible, often finds that meld at
     once). The search's turns take a third to a half of the program's time, so a race
     takes up to one and a half times what the program alone would, or three to four
-    times what the search would."""
+    times what the search would. The search's best meld is offered to the program
+    (``offered``): where HiGHS's own melds stay poor for long, that saves it most of
+    its time; on a few tables it takes HiGHS down a longer path (its own rounding at
+    the root is skipped once it has a meld), which the search's turns then cut short."""
 
-    def __init__(self, dfs: search.DepthFirst) -> None:
+    def __init__(self, dfs: search.DepthFirst, pos: Position) -> None:
         self.dfs = dfs
+        self.pos = pos
         self.best: search.Result | None = None  # the search's best arrangement
         self.most: int | None = None  # proven by the search: nothing plays more
+        self.given: search.Result | None = None  # the best the program was offered
+
+    def offered(self) -> list[list[Card]] | None:
+        """The search's best meld as a table, once each time it improves (offered to
+        the program: ``program.most_points``)."""
+        best = self.best
+        if best is None or best is self.given:
+            return None
+        self.given = best
+        return _table_of(self.pos, best)
 
     def __call__(self, found: int | None, most: int | None) -> bool:
         if found is not None and most is not None and found >= most:
@@ -349,6 +367,19 @@ class _Race:
             return False  # its turn is over
         except search.Timeout:
             return False  # past the solve's deadline: the program stops at its own check
+
+
+def _table_of(pos: Position, result: search.Result) -> list[list[Card]]:
+    """The whole table after ``result``'s meld (as ``arrange`` writes it first)."""
+    hand = [
+        search._pcode(p, s)
+        for (p, s), ch in result.choices.items()
+        if p <= 13
+        for _ in range(ch.used)
+    ]
+    return build_table(
+        counts_without(pos.table, set(), hand, result.wild_used - result.freed), result
+    )
 
 
 def _least(a: int | None, b: int | None) -> int | None:

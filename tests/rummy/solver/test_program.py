@@ -290,6 +290,26 @@ def test_a_count_the_search_does_not_find_at_once_is_settled_by_the_program(monk
     apply_action(position_state(pos.table, pos.hand, settings), 0, sol.action(knock=False))
 
 
+def test_the_searchs_melds_are_offered_to_the_count_program_in_a_solve(monkeypatch):
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    offers = []
+    real = program.most_points
+
+    def most_points(pos, keep, deadline, enough, offered):
+        def watched():
+            table = offered()
+            offers.append(table)
+            return table
+
+        return real(pos, keep, deadline, enough, watched)
+
+    monkeypatch.setattr(program, "most_points", most_points)
+    sol = solve(pos, Settings(), time_limit=60)
+    assert sol.proven and any(table is not None for table in offers)
+
+
 def test_cut_short_the_count_program_leaves_the_count_to_the_search(monkeypatch):
     from .test_clock import SLOW_HAND, SLOW_TABLE
 
@@ -316,11 +336,71 @@ def test_stopped_early_the_count_program_gives_what_it_found_and_its_bound():
     assert not early.proven or early.points == best.points
 
 
+#: a table where the program's first meld of its own plays 29 points of the 47 possible
+FIRST_POOR = (
+    ["10D JD QD", "10S 10D 10C", "6S 6D 6H", "AS 2S 3S 4S 5S", "6C 5C 4C", "9D 9C 9H"],
+    "2C JS QC 8C 4D 2D 8S 7H JC QS 10H 9S",
+)
+
+
+def test_the_count_program_takes_a_meld_offered_as_it_goes():
+    # stopped at its first meld, the program answers with the best meld, which it was
+    # offered (on its own its first meld plays less)
+    pos = Position.of(*FIRST_POOR)
+    best = solve(pos, Settings(), time_limit=60, tie_break=0)
+    points = hand_points(pos.hand) - best.count
+    first = lambda found, most: found is not None  # noqa: E731
+    alone = program.most_points(pos, enough=first)
+    assert alone is not None and alone.points < points
+    offers = []
+
+    def offered():
+        offers.append(1)
+        return [list(m) for m in best.table] if len(offers) == 1 else None
+
+    helped = program.most_points(pos, enough=first, offered=offered)
+    assert helped is not None and helped.points == points and len(offers) > 1
+    assert solve_module._from_program(pos, Settings(), helped) is not None
+
+
+def test_a_meld_the_count_program_cannot_hold_is_not_offered_to_highs():
+    # a meld of cards it has no column for (nothing to be had fills it), and a joker
+    # where there is none: the program goes on alone, to the same proven count
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    best = program.most_points(pos)
+    assert best is not None
+    for table in (
+        [list(parse_cards("JC QC KC"))],
+        [list(parse_cards("2S 3S *4S"))],
+        [list(m) for m in Position.of(SLOW_TABLE, SLOW_HAND).table][:1],
+    ):
+        got = program.most_points(pos, offered=lambda table=table: table)
+        assert got is not None and (got.points, got.proven) == (best.points, True)
+    plain = Position.of(["2H 3H 4H", "5D 6D 7D"], "8D 9D KS")
+    assert program.most_points(plain, offered=lambda: [list(parse_cards("*2S 3S 4S"))]).points == 17
+
+
 def _race(pos):
     from rummy.solver import search
 
     counts = solve_module._counts(pos, ())
-    return solve_module._Race(search.DepthFirst(search.placeable(counts)))
+    return solve_module._Race(search.DepthFirst(search.placeable(counts)), pos)
+
+
+def test_the_race_offers_the_searchs_best_meld_once_each_time_it_improves(long_turns):
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    settings = Settings()
+    race = _race(pos)
+    assert race.offered() is None  # nothing found yet
+    points = _best_points(pos, settings)
+    assert race(None, points) is True and race.best is not None
+    table = race.offered()
+    assert table is not None and race.offered() is None
+    assert solve_module._same_cards(pos, settings, table, points)
 
 
 @pytest.fixture
