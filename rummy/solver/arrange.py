@@ -56,6 +56,17 @@ def counts_without(
     return search.counts_of([real], hand, jok, hand_jokers, extra_real=extra)
 
 
+def played(result: search.Result) -> tuple[list[int], int]:
+    """The hand cards ``result`` plays (pcodes, jokers apart) and its hand jokers."""
+    hand = [
+        search._pcode(p, s)
+        for (p, s), ch in result.choices.items()
+        if p <= 13
+        for _ in range(ch.used)
+    ]
+    return hand, result.wild_used - result.freed
+
+
 def _meld_key(m: Sequence[Card]) -> tuple[tuple[int, int], ...]:
     return tuple(sorted((c.pcode, c.ecode) for c in m))
 
@@ -102,13 +113,7 @@ def arrange(
     need = result.value
     # Every search below plays exactly the cards ``result`` plays: the count stays, and
     # a search that must play all of its hand prunes at once what cannot.
-    hand = [
-        search._pcode(p, s)
-        for (p, s), ch in result.choices.items()
-        if p <= 13
-        for _ in range(ch.used)
-    ]
-    jokers = result.wild_used - result.freed
+    hand, jokers = played(result)
     counts = counts_without(old, set(), hand, jokers)
     frozen: set[int] = set()
     cur, cur_counts = result, counts

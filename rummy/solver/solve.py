@@ -68,7 +68,7 @@ from rummy.engine.cards import (
 from rummy.engine.errors import RuleError
 
 from . import clock, program, search
-from .arrange import TOTAL_BUDGET, TRY_BUDGET, Arranged, arrange, counts_without
+from .arrange import TOTAL_BUDGET, TRY_BUDGET, Arranged, arrange, counts_without, played
 from .build import build_table
 from .fewest import Fewest
 from .moved import moved_cards
@@ -323,8 +323,9 @@ class _Race:
     takes up to one and a half times what the program alone would, or three to four
     times what the search would. The search's best meld is offered to the program
     (``offered``): where HiGHS's own melds stay poor for long, that saves it most of
-    its time; on a few tables it takes HiGHS down a longer path (its own rounding at
-    the root is skipped once it has a meld), which the search's turns then cut short."""
+    its time; on a few tables it takes HiGHS down a longer path (with a meld in hand,
+    its root does without some of its own heuristics), which the search's turns then
+    cut short."""
 
     def __init__(self, dfs: search.DepthFirst, pos: Position) -> None:
         self.dfs = dfs
@@ -371,15 +372,7 @@ class _Race:
 
 def _table_of(pos: Position, result: search.Result) -> list[list[Card]]:
     """The whole table after ``result``'s meld (as ``arrange`` writes it first)."""
-    hand = [
-        search._pcode(p, s)
-        for (p, s), ch in result.choices.items()
-        if p <= 13
-        for _ in range(ch.used)
-    ]
-    return build_table(
-        counts_without(pos.table, set(), hand, result.wild_used - result.freed), result
-    )
+    return build_table(counts_without(pos.table, set(), *played(result)), result)
 
 
 def _least(a: int | None, b: int | None) -> int | None:
