@@ -363,9 +363,10 @@ def test_the_count_program_takes_a_meld_offered_as_it_goes():
     assert solve_module._from_program(pos, Settings(), helped) is not None
 
 
-def test_a_meld_the_count_program_cannot_hold_is_not_offered_to_highs():
-    # a meld of cards it has no column for (nothing to be had fills it), and a joker
-    # where there is none: the program goes on alone, to the same proven count
+def test_a_table_the_count_program_cannot_end_with_changes_nothing():
+    # hand cards not in the hand, a run whose joker and cards are not to be had, one
+    # meld of the table without the rest, a joker where there is none: HiGHS is given
+    # nothing or refuses it, and the program goes on alone, to the same proven count
     from .test_clock import SLOW_HAND, SLOW_TABLE
 
     pos = Position.of(SLOW_TABLE, SLOW_HAND)
