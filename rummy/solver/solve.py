@@ -25,20 +25,21 @@ find the meld that meets them, and it has a set-up cost that the quick search be
 wherever it succeeds. Their slow positions are rarely the same. So on any table not
 empty, and on an empty one with a big hand (``_program_first``), the quick search gets
 fewer states (``QUICK_FIRST``), then the program runs and the search takes turns at its
-interrupt points (``_Race``: ``TURN`` states each, a third to a half of the program's
-time), aimed at the most the program has proven possible; each better meld the search
-finds is offered to the program (``_Race.offered``: HiGHS takes it as its best so far,
-drops what cannot beat it and looks near it for better, where its own melds may stay
-poor for long). Whichever settles the count stops the other: the search meeting the
-program's bound, or proving that nothing plays more, or the program proving its own
-answer, which is replayed as the search's result and checked by the engine (when its
-melds do not replay, the search goes on, asking first for those points). Tried and
-dropped: the program alone with a slice of the time and the search after it (the
-search then climbs from a weak answer and proves the last step by exhausting its
-states: the old tail), a second program with the plain program's columns after a
-slice of the first (HiGHS's path differs there, but it was no better and more code),
-and the search's melds offered only once the program has its own or its root is
-solved (each moved the slow positions around, none did better); figures in
+interrupt points (``_Race``: ``TURN`` states, a third to a half of the program's time,
+and more each turn as a race goes on), aimed at the most the program has proven
+possible; each better meld the search finds is offered to the program
+(``_Race.offered``: HiGHS takes it as its best so far, drops what cannot beat it and
+looks near it for better, where its own melds may stay poor for long). Whichever
+settles the count stops the other: the search meeting the program's bound, or proving
+that nothing plays more, or the program proving its own answer, which is replayed as
+the search's result and checked by the engine (when its melds do not replay, the
+search goes on, asking first for those points). Tried and dropped: the program alone
+with a slice of the time and the search after it (the search then climbs from a weak
+answer and proves the last step by exhausting its states: the old tail), a second
+program with the plain program's columns after a slice of the first (HiGHS's path
+differs there, but it was no better and more code), and the search's melds offered
+only once the program has its own or its root is solved (each moved the slow
+positions around, none did better); figures in
 docs/benchmarks.md. Whichever proves the count, the default tie-break then gets less
 when the program was needed (``PROGRAM_ARRANGE``): those are the slow solves, and the
 few cards more they sometimes move cost less than their time.
@@ -102,11 +103,15 @@ PROGRAM_FROM = 0.05
 #: first on an empty table too (``_program_first``)
 EMPTY_TABLE_HAND = 15
 #: while the integer program settles a count the search did not find at once, the
-#: search's turn at each of its interrupt points (``_Race``): the states it may visit,
+#: search's first turn at its interrupt points (``_Race``): the states it may visit,
 #: a few milliseconds' worth, a third to a half of what the program does between two;
 #: counted in states, not time, so that the race, and the answer, are the same on any
 #: machine
 TURN = 500
+#: each turn after the first is longer by ``TURN // TURN_GROWTH`` states: a race that
+#: goes on is mostly one where HiGHS is stuck at its root (with the search's meld in
+#: hand it may spend long on cuts), and there the search settles it sooner given more
+TURN_GROWTH = 16
 #: a default tie-break (shorter than ``SHORT``) after the program settled the count: the
 #: greedy search with these budgets (``arrange``: states a try, states in all), and no
 #: exact search; the count has taken its time already, and these are the solves of the
@@ -307,25 +312,25 @@ def _solve(
 class _Race:
     """The count search's turns while the integer program runs, given at the program's
     interrupt points (``program.most_points``'s ``enough``). Each turn the search may
-    visit ``TURN`` states: aimed at the most the program has proven possible (or, while
-    it has no bound, climbing from the most points either has found), asking for one
-    point less each time it proves that many cannot be played. Its bounds are kept
-    between turns (``DepthFirst``), so that a turn goes on about where the last
-    stopped. The program stops when one of them has settled the count: the search
-    meets the program's bound or proves that no more than what was found can be
-    played, or the program proves its own answer.
+    visit ``TURN`` states, a little more each turn (``TURN_GROWTH``): aimed at the most
+    the program has proven possible (or, while it has no bound, climbing from the most
+    points either has found), asking for one point less each time it proves that many
+    cannot be played. Its bounds are kept between turns (``DepthFirst``), so that a
+    turn goes on about where the last stopped. The program stops when one of them has
+    settled the count: the search meets the program's bound or proves that no more than
+    what was found can be played, or the program proves its own answer.
 
     Why race: where the search's bound is weak, its time ranges from milliseconds to
     most of a second, and so does the program's, but rarely on the same positions (the
     program proves bounds well and may take long to find the meld that meets them; the
     search, asked for the points the program proved possible, often finds that meld at
-    once). The search's turns take a third to a half of the program's time, so a race
-    takes up to one and a half times what the program alone would, or three to four
-    times what the search would. The search's best meld is offered to the program
-    (``offered``): where HiGHS's own melds stay poor for long, that saves it most of
-    its time; on a few tables it takes HiGHS down a longer path (with a meld in hand,
-    its root does without some of its own heuristics), which the search's turns then
-    cut short."""
+    once). The search's first turns take a third to a half of the program's time, so a
+    short race takes up to one and a half times what the program alone would, or three
+    to four times what the search would. The search's best meld is offered to the
+    program (``offered``): where HiGHS's own melds stay poor for long, that saves it
+    most of its time; on a few tables it takes HiGHS down a longer path (with a meld in
+    hand, its root does without some of its own heuristics), which the search's
+    growing turns then cut short."""
 
     def __init__(self, dfs: search.DepthFirst, pos: Position) -> None:
         self.dfs = dfs
@@ -333,6 +338,7 @@ class _Race:
         self.best: search.Result | None = None  # the search's best arrangement
         self.most: int | None = None  # proven by the search: nothing plays more
         self.given: search.Result | None = None  # the best the program was offered
+        self.turns = 0  # turns taken
 
     def offered(self) -> list[list[Card]] | None:
         """The search's best meld as a table, once each time it improves (offered to
@@ -344,6 +350,8 @@ class _Race:
         return _table_of(self.pos, best)
 
     def __call__(self, found: int | None, most: int | None) -> bool:
+        turn = self.turns
+        self.turns += 1
         if found is not None and most is not None and found >= most:
             return True  # the program's own answer is proven
         dfs = self.dfs
@@ -351,7 +359,7 @@ class _Race:
         most = _least(most, self.most)
         try:
             dfs.use_futures()  # once
-            left = TURN
+            left = TURN + TURN * turn // TURN_GROWTH
             while most is None or low < most:
                 # aimed at the program's bound, the search drops every state that
                 # cannot reach it; without one, it climbs from what was found

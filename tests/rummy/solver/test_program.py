@@ -447,6 +447,24 @@ def test_a_turn_ends_after_its_states_and_the_next_goes_on(monkeypatch):
     assert race.most == points and race.best is not None and race.best.value == points
 
 
+def test_each_turn_of_the_race_is_longer_than_the_last(monkeypatch):
+    # a race that goes on is one where the program is stuck: the search gets more
+    from .test_clock import SLOW_HAND, SLOW_TABLE
+
+    pos = Position.of(SLOW_TABLE, SLOW_HAND)
+    points = _best_points(pos, Settings())
+    race = _race(pos)
+    monkeypatch.setattr(solve_module, "TURN", 32)
+    monkeypatch.setattr(solve_module, "TURN_GROWTH", 4)
+    turns = []
+    for _ in range(4):
+        before = race.dfs.visited
+        assert race(None, points + 1) is False  # not settled: too high to meet
+        turns.append(race.dfs.visited - before)
+    # (a turn stops at the first state past its budget)
+    assert turns == [33, 41, 49, 57]
+
+
 def test_the_race_gives_the_same_answer_however_busy_the_machine(monkeypatch):
     # the turns are counted in states, not time: a machine where the wall clock runs a
     # hundred times as fast as the thread's CPU time gets the same table
